@@ -1,0 +1,85 @@
+/* The table model every subcommand fills and every formatter prints.
+ *
+ * A table has typed columns and rows of cells.  The type decides how a
+ * value is shown: humans get units ("1.23 ms", "4.5 GiB", "45.2%"),
+ * machines (csv, tsv, json) get raw numbers in the unit the header names,
+ * e.g. "Total Time (ns)".  A subcommand never formats numbers itself. */
+#ifndef VPROF_TABLE_H
+#define VPROF_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum vp_col_type {
+    VP_COL_TEXT,     /* string */
+    VP_COL_INT,      /* int64 count or id */
+    VP_COL_NS,       /* int64 nanoseconds; header gains " (ns)" in raw formats */
+    VP_COL_NS_F,     /* double nanoseconds (averages, medians, deviations) */
+    VP_COL_BYTES,    /* int64 bytes; header gains " (B)" in raw formats */
+    VP_COL_PERCENT,  /* double, 0..100; header gains " (%)" in raw formats */
+    VP_COL_RATIO,    /* double, plain number */
+} vp_col_type;
+
+typedef enum vp_format {
+    VP_FMT_TABLE,
+    VP_FMT_CSV,
+    VP_FMT_TSV,
+    VP_FMT_JSON,
+    VP_FMT_MD,
+} vp_format;
+
+typedef struct vp_table vp_table;
+
+/* name: a short identifier ("kernels"), used as the JSON key and the title
+ * line of the human formats. */
+vp_table *vp_table_new(const char *name);
+void vp_table_free(vp_table *t);
+
+/* Adds a column and returns its index.  title is the bare title ("Total
+ * Time"); the raw-format header is derived from the type.  decimals is the
+ * number of digits after the point that raw formats print for the double
+ * types (nsys prints 1), ignored for the others. */
+int vp_table_add_col(vp_table *t, const char *title, vp_col_type type, int decimals);
+
+/* Starts a new row (all cells empty) and returns its index. */
+size_t vp_table_add_row(vp_table *t);
+
+/* Cell setters; an unset cell prints as empty (csv), "-" (table) or null
+ * (json).  Text is copied. */
+void vp_table_set_text(vp_table *t, size_t row, int col, const char *s);
+void vp_table_set_textn(vp_table *t, size_t row, int col, const char *s, size_t n);
+void vp_table_set_int(vp_table *t, size_t row, int col, int64_t v);
+void vp_table_set_double(vp_table *t, size_t row, int col, double v);
+
+size_t vp_table_rows(const vp_table *t);
+int vp_table_cols(const vp_table *t);
+
+/* A note printed under the human formats and as "notes" in json
+ * (e.g. "3 kernel events without dur were skipped"). */
+void vp_table_add_note(vp_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct vp_format_opts {
+    vp_format format;
+    int width;        /* terminal width for VP_FMT_TABLE; 0 = no limit */
+    int full_names;   /* never shorten text cells */
+    int color;        /* ANSI bold headers in VP_FMT_TABLE */
+    const char *schema; /* json: value of the top-level "schema" key, e.g. "vprof.kernels/1" */
+} vp_format_opts;
+
+/* Writes tables to out in the chosen format.  Several tables: human
+ * formats separate them with a blank line; csv/tsv print each with its
+ * header, separated by a blank line; json writes one object
+ * {"schema":..., "tables": {name: {"columns":[...], "rows":[[...]...],
+ * "notes":[...]}}}.  Returns 0, or -1 with errno set on a write error. */
+int vp_table_write(FILE *out, vp_table *const *tables, size_t ntables, const vp_format_opts *opts);
+
+/* Parses "table", "csv", "tsv", "json", "md"; returns -1 when unknown. */
+int vp_format_parse(const char *s, vp_format *out);
+
+/* Human renderings used by the table formatter, exposed for tests and for
+ * messages: "1.23 ms", "4.50 GiB". buf must hold at least 32 bytes. */
+void vp_human_ns(char *buf, size_t n, double ns);
+void vp_human_bytes(char *buf, size_t n, double bytes);
+
+#endif
