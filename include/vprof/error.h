@@ -24,7 +24,8 @@ typedef struct vp_error {
  * later failures are usually consequences of it. */
 void vp_error_set(vp_error *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void vp_error_vset(vp_error *err, int status, const char *fmt, va_list ap);
+void vp_error_vset(vp_error *err, int status, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* Prints "vprof: <msg>" to stderr. */
 void vp_error_print(const vp_error *err);

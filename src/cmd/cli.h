@@ -20,6 +20,12 @@ typedef struct vp_cmd {
 extern const vp_cmd vp_commands[];
 const vp_cmd *vp_cmd_find(const char *name);
 
+/* The subcommands, one file each in src/cmd/. */
+int cmd_kernels(int argc, char **argv);
+extern const char cmd_kernels_usage[];
+int cmd_memory(int argc, char **argv);
+extern const char cmd_memory_usage[];
+
 /* Options common to the table-printing commands. */
 typedef struct vp_common_opts {
     vp_format format;

@@ -1,0 +1,92 @@
+/* JSON scanning over a contiguous buffer: the pieces the streaming trace
+ * reader is built from, and lazy queries on the spans it hands out.
+ *
+ * A span is the raw text of a value as it appears in the input (a string
+ * span excludes the quotes and is still escaped).  Nothing is decoded
+ * until asked for.  Every function is bounded by [p, end): none reads past
+ * end, and the ones that can run out of input say so with VP_JSON_MORE,
+ * so that a caller holding only part of a document can fetch more and
+ * retry from the value's start. */
+#ifndef VPROF_JSON_H
+#define VPROF_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/util.h"
+
+typedef struct vp_span {
+    const char *p;
+    size_t n;
+} vp_span;
+
+/* Results of the scanning functions. */
+enum {
+    VP_JSON_OK = 0,
+    VP_JSON_MORE = 1,   /* the buffer ended inside the value */
+    VP_JSON_ERR = -1,   /* malformed; *where and the message tell */
+};
+
+/* Bounds that no input can exceed (DESIGN.md: every parser is bounded). */
+#define VP_JSON_MAX_DEPTH 128
+#define VP_JSON_MAX_STRING (16u << 20)
+
+typedef struct vp_json_fail {
+    const char *where;  /* the offending byte (or end) */
+    char what[160];     /* "expected ',' or '}' after an object member, found 'x'" */
+} vp_json_fail;
+
+static inline const char *vp_json_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* Scans a string whose opening quote is at *p; on OK, *p is past the
+ * closing quote and out spans the contents. flags gets VP_STR_ESCAPED when
+ * it holds a backslash and VP_STR_NONASCII when it holds a byte >= 0x80. */
+enum { VP_STR_ESCAPED = 1, VP_STR_NONASCII = 2 };
+int vp_json_string(const char **p, const char *end, vp_span *out, unsigned *flags,
+                   vp_json_fail *fail);
+
+/* Skips one value starting at *p (after whitespace); on OK *p is just past
+ * it and out spans its text. Objects and arrays are checked structurally
+ * (brackets match, strings terminate, members separated) without decoding
+ * anything; depth counts the enclosing levels already open. */
+int vp_json_skip(const char **p, const char *end, int depth, vp_span *out, vp_json_fail *fail);
+
+/* Queries on a span holding an object ("{...}"): finds the member named
+ * key and spans its value. Returns 1 when found, 0 when not (or the span
+ * is not an object). Keys with escapes are compared after decoding. */
+int vp_json_get(vp_span obj, const char *key, vp_span *val);
+
+/* Finds several members in one pass over obj: vals[i] spans the value of
+ * keys[i], or has p == NULL when absent.  Returns how many were found. */
+int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals);
+
+/* Number conversions of a value span. A string holding a number is
+ * accepted too ("1704161511420306.491", "0x1a"). Return 0 on success, -1
+ * when the span is not such a number or it does not fit. */
+int vp_json_int(vp_span v, int64_t *out);
+int vp_json_double(vp_span v, double *out);
+/* Decimal microseconds (text) to integer nanoseconds, exactly: digits
+ * beyond the nanosecond are rounded half away from zero. Exponents are
+ * accepted. */
+int vp_json_us_to_ns(vp_span v, int64_t *out);
+
+/* Decodes a string value span (with or without its quotes) into buf:
+ * escapes resolved, invalid UTF-8 and lone surrogates replaced by U+FFFD.
+ * Returns the number of replacements made. */
+size_t vp_json_unescape(vp_span s, vp_buf *buf);
+
+/* True when the span is a JSON string (quoted). */
+static inline int vp_json_is_string(vp_span v)
+{
+    return v.n >= 2 && v.p[0] == '"';
+}
+
+/* Compares a decoded-or-raw string span to a C string. */
+int vp_json_str_eq(vp_span s, const char *lit);
+
+#endif

@@ -1,0 +1,23 @@
+/* Which rank a trace file belongs to. */
+#ifndef VPROF_RANK_H
+#define VPROF_RANK_H
+
+typedef struct cJSON cJSON;
+
+typedef enum vp_rank_source {
+    VP_RANK_DISTRIBUTED_INFO,  /* the trace's distributedInfo.rank */
+    VP_RANK_FILE_NAME,         /* rank-3, rank3, _rank_3, rank3_... in the file name */
+    VP_RANK_POSITION,          /* the file's position on the command line */
+} vp_rank_source;
+
+/* distributedInfo.rank from the trace's top level, else the file name,
+ * else position.  Returns the rank and sets *source. */
+long vp_rank_detect(const cJSON *meta, const char *path, long position, vp_rank_source *source);
+
+/* The rank a file name names ("rank" then optional '-' or '_', then
+ * digits, in the last path component, case-insensitive), or -1. */
+long vp_rank_from_name(const char *path);
+
+const char *vp_rank_source_name(vp_rank_source s);
+
+#endif

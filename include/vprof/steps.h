@@ -1,0 +1,52 @@
+/* Training steps (ProfilerStep#N annotations) and which step launched each
+ * piece of GPU work.
+ *
+ * GPU work belongs to the step of the CPU call that launched it (joined on
+ * the CUDA correlation id), not to the time window it happens to run in:
+ * a kernel queued at the end of step 5 that runs during step 6 is step 5's.
+ * Feed every event to vp_steps_observe, then select a range. */
+#ifndef VPROF_STEPS_H
+#define VPROF_STEPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/trace.h"
+
+typedef struct vp_steps vp_steps;
+
+/* A --steps A:B range: Python slice over the steps present, sorted by step
+ * number.  A bound >= 0 names a step number (ProfilerStep#A); a bound < 0
+ * counts from the end (-1 = the last step present).  The end is exclusive
+ * as in Python: "5:7" is steps 5 and 6, ":-1" all but the last.  A single
+ * number "5" is that step alone. */
+typedef struct vp_step_range {
+    long start, stop;
+    int has_start, has_stop;
+    int single;
+} vp_step_range;
+
+/* Parses A:B, A:, :B, :, or N. Returns 0, or -1 on a syntax error. */
+int vp_step_range_parse(const char *spec, vp_step_range *out);
+
+vp_steps *vp_steps_new(void);
+void vp_steps_free(vp_steps *s);
+
+/* Records ProfilerStep#N slices (any category but gpu_user_annotation,
+ * whose slices only mirror the CPU ones on the GPU timeline) and launches
+ * (vp_is_launch_category events with args.correlation). */
+void vp_steps_observe(vp_steps *s, const vp_event *ev);
+
+/* Number of distinct steps seen, and the number of the i-th (ascending). */
+size_t vp_steps_count(vp_steps *s);
+long vp_steps_number(vp_steps *s, size_t i);
+
+/* Selects the steps of range r; returns how many were selected. */
+size_t vp_steps_select(vp_steps *s, const vp_step_range *r);
+
+/* 1 when the GPU work with this correlation id was launched by a CPU call
+ * that started inside a selected step, 0 when not (outside, or no launch
+ * recorded for it). */
+int vp_steps_selected(const vp_steps *s, int64_t correlation);
+
+#endif

@@ -1,0 +1,99 @@
+/* GPU activity kinds and kernel classes, by category first, then name. */
+#include <string.h>
+
+#include "vprof/classify.h"
+
+static int span_is(vp_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+static int starts(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    return n >= m && memcmp(s, lit, m) == 0;
+}
+
+static int contains(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    if (m > n)
+        return 0;
+    for (size_t i = 0; i + m <= n; i++) {
+        const char *hit = memchr(s + i, lit[0], n - m + 1 - i);
+        if (!hit)
+            return 0;
+        if (memcmp(hit, lit, m) == 0)
+            return 1;
+        i = (size_t)(hit - s);
+    }
+    return 0;
+}
+
+vp_gpu_kind vp_gpu_kind_of(vp_span cat)
+{
+    switch (cat.n) {
+    case 6:
+        if (span_is(cat, "kernel") || span_is(cat, "Kernel"))
+            return VP_GPU_KERNEL;
+        if (span_is(cat, "Memcpy") || span_is(cat, "Memset"))
+            return cat.p[4] == 'p' ? VP_GPU_MEMCPY : VP_GPU_MEMSET;
+        break;
+    case 9:
+        if (span_is(cat, "cuda_sync"))
+            return VP_GPU_SYNC;
+        break;
+    case 10:
+        if (span_is(cat, "gpu_memcpy"))
+            return VP_GPU_MEMCPY;
+        if (span_is(cat, "gpu_memset"))
+            return VP_GPU_MEMSET;
+        break;
+    case 15:
+        if (span_is(cat, "mtia_ccp_events"))
+            return VP_GPU_KERNEL;
+        break;
+    }
+    return VP_GPU_NONE;
+}
+
+vp_kclass vp_classify(vp_gpu_kind kind, const char *name, size_t n)
+{
+    switch (kind) {
+    case VP_GPU_MEMCPY:
+    case VP_GPU_MEMSET:
+        return VP_CLASS_MEMORY;
+    case VP_GPU_SYNC:
+        return VP_CLASS_SYNC;
+    default:
+        break;
+    }
+    /* Collective libraries: NCCL (ncclKernel_*, ncclDevKernel_*), RCCL
+     * (which keeps NCCL's names), HCCL, and the c10d/NVSHMEM all-to-all
+     * kernels. */
+    if (starts(name, n, "nccl") || starts(name, n, "rccl") || starts(name, n, "hccl") ||
+        starts(name, n, "Hccl") || contains(name, n, "ncclKernel") ||
+        contains(name, n, "ncclDevKernel"))
+        return VP_CLASS_COMM;
+    /* Kernels named like copies (some back ends report DMA as kernels). */
+    if (starts(name, n, "Memcpy") || starts(name, n, "Memset") || starts(name, n, "hipMemcpy") ||
+        starts(name, n, "hipMemset") || starts(name, n, "dma"))
+        return VP_CLASS_MEMORY;
+    return VP_CLASS_COMPUTE;
+}
+
+const char *vp_kclass_name(vp_kclass c)
+{
+    static const char *const names[] = {"compute", "communication", "memory", "sync"};
+    return (unsigned)c < VP_CLASS_COUNT ? names[c] : "?";
+}
+
+int vp_is_launch_category(vp_span cat)
+{
+    if (span_is(cat, "cuda_runtime") || span_is(cat, "cuda_driver") || span_is(cat, "Runtime"))
+        return 1;
+    /* mtia_runtime, xpu_runtime, privateuse1_runtime, xpu_driver ... */
+    return (cat.n > 8 && memcmp(cat.p + cat.n - 8, "_runtime", 8) == 0) ||
+           (cat.n > 7 && memcmp(cat.p + cat.n - 7, "_driver", 7) == 0);
+}

@@ -1,0 +1,78 @@
+/* Summary statistics over sorted samples. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/stats.h"
+#include "vprof/util.h"
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void vp_sort_i64(int64_t *v, size_t n)
+{
+    if (n < 256) {
+        qsort(v, n, sizeof *v, cmp_i64);
+        return;
+    }
+    /* LSD radix sort on the bits that vary; durations rarely need more
+     * than 5 of the 8 byte passes.  The sign bit is flipped so that
+     * negative values sort first. */
+    uint64_t *a = (uint64_t *)v, *tmp = vp_malloc(n * sizeof *tmp);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        a[i] ^= 1ULL << 63;
+        if (a[i] < lo)
+            lo = a[i];
+        if (a[i] > hi)
+            hi = a[i];
+    }
+    uint64_t *src = a, *dst = tmp;
+    for (int shift = 0; shift < 64 && (hi - lo) >> shift; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((src[i] - lo) >> shift & 0xFF) + 1]++;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i] - lo) >> shift & 0xFF]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    for (size_t i = 0; i < n; i++)
+        a[i] ^= 1ULL << 63;
+    free(tmp);
+}
+
+void vp_summarize(int64_t *s, size_t n, vp_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    vp_sort_i64(s, n);
+    long double sum = 0;
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += s[i];
+        sum += (long double)s[i];
+    }
+    long double mean = sum / (long double)n;
+    long double ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        long double d = (long double)s[i] - mean;
+        ss += d * d;
+    }
+    out->n = (int64_t)n;
+    out->total = total;
+    out->min = s[0];
+    out->max = s[n - 1];
+    out->mean = (double)mean;
+    out->median = n % 2 ? (double)s[n / 2] : ((double)s[n / 2 - 1] + (double)s[n / 2]) / 2.0;
+    out->stddev = n > 1 ? (double)sqrtl(ss / (long double)(n - 1)) : 0.0;
+}

@@ -1,0 +1,677 @@
+/* vprof kernels: where GPU time went, per kernel name (and rank, device,
+ * stream or class), with the columns of `nsys stats -r cuda_gpu_kern_sum`. */
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cli.h"
+#include "vprof/classify.h"
+#include "vprof/rank.h"
+#include "vprof/stats.h"
+#include "vprof/steps.h"
+#include "vprof/table.h"
+#include "vprof/trace.h"
+#include "vprof/util.h"
+
+const char cmd_kernels_usage[] =
+    "usage: vprof kernels [options] TRACE...\n"
+    "\n"
+    "Where GPU time went, per kernel: one row per kernel name with the columns of\n"
+    "`nsys stats --report cuda_gpu_kern_sum`. Several traces (a file is a rank) give\n"
+    "one combined table; --by rank splits it. TRACE is a Chrome/Kineto trace, plain or\n"
+    "gzip, or - for standard input.\n"
+    "\n"
+    "  --include KINDS    also count memcpy, memset and/or sync events (comma list)\n"
+    "  --by DIMS          group by name (default), and/or class, stream, rank, device\n"
+    "                     (comma list; the columns come before Name in that order)\n"
+    "  --top N            keep the N largest rows, fold the rest into (others)\n"
+    "  --sort KEY         total (default), count, avg, med, max or name\n"
+    "  --filter REGEX     keep kernels whose name matches (POSIX extended regex)\n"
+    "  --exclude REGEX    drop kernels whose name matches\n"
+    "  --steps A:B        keep kernels launched inside ProfilerStep#A .. before #B\n"
+    "                     (Python slice over the steps present; -1 = the last step;\n"
+    "                     ':-1' drops the last step as HTA does; '5' = step 5 only)\n"
+    "  -f, --format FMT   table (default), csv, tsv, json, md\n"
+    "  -o, --output FILE  write there instead of standard output\n"
+    "      --full-names   never shorten kernel names in the table format\n"
+    "      --partial      accept a truncated trace, with a warning saying how much was read\n"
+    "  -v, --verbose      say which rank each file is, and why, and what was read\n"
+    "  -q, --quiet        no warnings, no progress bar\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "Columns: Time (%) is the row's share of the listed total; Total, Avg, Med (exact\n"
+    "median), Min, Max and StdDev (sample standard deviation, 0 for one instance) are\n"
+    "nanoseconds. Classes: docs/kernels.md.\n"
+    "\n"
+    "Examples:\n"
+    "  vprof kernels trace.json.gz\n"
+    "  vprof kernels -f csv --by rank rank*.json.gz > kernels.csv\n"
+    "  zcat trace.json.gz | vprof kernels --top 20 -\n";
+
+enum { DIM_CLASS = 1, DIM_STREAM = 2, DIM_RANK = 4, DIM_DEVICE = 8 };
+enum { SORT_TOTAL, SORT_COUNT, SORT_AVG, SORT_MED, SORT_MAX, SORT_NAME };
+
+enum {
+    OPT_INCLUDE = VP_OPT_FIRST_CMD,
+    OPT_BY,
+    OPT_TOP,
+    OPT_SORT,
+    OPT_FILTER,
+    OPT_EXCLUDE,
+    OPT_STEPS,
+};
+
+typedef struct kname {
+    char *text;
+    size_t len;
+    vp_kclass cls;
+    int kept;          /* after --filter/--exclude */
+    uint32_t group;    /* the group when grouping by name alone, else UINT32_MAX */
+} kname;
+
+typedef struct group_key {
+    uint32_t name;
+    int32_t file;      /* the file, standing for its rank (known only at its end) */
+    int64_t device;
+    int64_t stream;
+    int32_t cls;
+    int32_t pad;
+} group_key;
+
+typedef struct group {
+    group_key key;
+    int64_t *samples;
+    size_t n, cap;
+    vp_summary sum;
+    long rank;
+} group;
+
+/* A kernel kept for --steps until its launch is known. */
+typedef struct pending {
+    int64_t dur;
+    uint32_t group;
+    uint32_t corr;     /* UINT32_MAX = none */
+} pending;
+
+typedef struct kernels {
+    vp_common_opts common;
+    unsigned kinds;    /* bit per vp_gpu_kind */
+    unsigned dims;
+    char dim_order[4]; /* 'c', 's', 'r', 'd' in --by order */
+    int ndims;
+    long top;
+    int sort;
+    regex_t filter, exclude;
+    int has_filter, has_exclude;
+    vp_step_range steps;
+    int has_steps;
+
+    vp_strmap *names;  /* name -> index + 1 into knames */
+    kname *knames;
+    size_t nnames, cap_names;
+    group *groups;
+    size_t ngroups, cap_groups;
+    uint32_t *gindex;  /* open addressing over groups, UINT32_MAX = empty */
+    size_t gcap;
+    pending *pend;
+    size_t npend, cap_pend;
+
+    long *ranks;       /* per file */
+    size_t nfiles;
+} kernels;
+
+static void add_sample(group *g, int64_t v)
+{
+    if (g->n == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 4;
+        g->samples = vp_realloc(g->samples, g->cap * sizeof *g->samples);
+    }
+    g->samples[g->n++] = v;
+}
+
+static uint32_t name_index(kernels *k, const vp_event *ev, vp_gpu_kind kind)
+{
+    int inserted;
+    void **slot = vp_strmap_upsert(k->names, ev->name.p, ev->name.n, &inserted);
+    if (!inserted)
+        return (uint32_t)((uintptr_t)*slot - 1);
+    if (k->nnames == k->cap_names) {
+        k->cap_names = k->cap_names ? k->cap_names * 2 : 256;
+        k->knames = vp_realloc(k->knames, k->cap_names * sizeof *k->knames);
+    }
+    kname *kn = &k->knames[k->nnames];
+    kn->text = vp_strndup(ev->name.p, ev->name.n);
+    kn->len = ev->name.n;
+    kn->cls = vp_classify(kind, ev->name.p, ev->name.n);
+    kn->kept = 1;
+    if (k->has_filter && regexec(&k->filter, kn->text, 0, NULL, 0) != 0)
+        kn->kept = 0;
+    if (k->has_exclude && regexec(&k->exclude, kn->text, 0, NULL, 0) == 0)
+        kn->kept = 0;
+    kn->group = UINT32_MAX;
+    *slot = (void *)(uintptr_t)(k->nnames + 1);
+    return (uint32_t)k->nnames++;
+}
+
+static uint32_t new_group(kernels *k, const group_key *key)
+{
+    if (k->ngroups == k->cap_groups) {
+        k->cap_groups = k->cap_groups ? k->cap_groups * 2 : 256;
+        k->groups = vp_realloc(k->groups, k->cap_groups * sizeof *k->groups);
+    }
+    group *g = &k->groups[k->ngroups];
+    memset(g, 0, sizeof *g);
+    g->key = *key;
+    return (uint32_t)k->ngroups++;
+}
+
+static void gindex_insert(kernels *k, uint32_t gi);
+
+static void gindex_grow(kernels *k)
+{
+    free(k->gindex);
+    k->gcap = k->gcap ? k->gcap * 2 : 1024;
+    k->gindex = vp_malloc(k->gcap * sizeof *k->gindex);
+    memset(k->gindex, 0xFF, k->gcap * sizeof *k->gindex);
+    for (size_t i = 0; i < k->ngroups; i++)
+        gindex_insert(k, (uint32_t)i);
+}
+
+static void gindex_insert(kernels *k, uint32_t gi)
+{
+    size_t mask = k->gcap - 1;
+    size_t i = vp_hash_bytes(&k->groups[gi].key, sizeof(group_key)) & mask;
+    while (k->gindex[i] != UINT32_MAX)
+        i = (i + 1) & mask;
+    k->gindex[i] = gi;
+}
+
+static uint32_t group_of(kernels *k, const group_key *key)
+{
+    if ((k->ngroups + 1) * 2 > k->gcap)
+        gindex_grow(k);
+    size_t mask = k->gcap - 1;
+    size_t i = vp_hash_bytes(key, sizeof *key) & mask;
+    while (k->gindex[i] != UINT32_MAX) {
+        if (memcmp(&k->groups[k->gindex[i]].key, key, sizeof *key) == 0)
+            return k->gindex[i];
+        i = (i + 1) & mask;
+    }
+    uint32_t gi = new_group(k, key);
+    k->gindex[i] = gi;
+    return gi;
+}
+
+static int64_t span_int(vp_span v, int64_t fallback)
+{
+    int64_t x;
+    return v.p && vp_json_int(v, &x) == 0 ? x : fallback;
+}
+
+typedef struct file_counts {
+    uint64_t kernels, no_dur;
+} file_counts;
+
+static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *steps,
+                       file_counts *fc)
+{
+    vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+    if (kind == VP_GPU_NONE || !(k->kinds & (1u << kind)) || ev->ph != 'X') {
+        if (steps)
+            vp_steps_observe(steps, ev);
+        return;
+    }
+    if (!ev->has_dur) {
+        fc->no_dur++;
+        return;
+    }
+    uint32_t ni = name_index(k, ev, kind);
+    kname *kn = &k->knames[ni];
+    if (!kn->kept)
+        return;
+    fc->kernels++;
+
+    uint32_t gi;
+    vp_span vals[3] = {{0}};
+    if (k->dims & (DIM_DEVICE | DIM_STREAM) || steps) {
+        static const char *const keys[] = {"stream", "correlation", "device"};
+        if (ev->args.p)
+            vp_json_get_many(ev->args, keys, 3, vals);
+    }
+    if (k->dims == 0) {
+        if (kn->group == UINT32_MAX) {
+            group_key key = {.name = ni};
+            kn->group = new_group(k, &key);
+        }
+        gi = kn->group;
+    } else {
+        group_key key = {.name = ni};
+        if (k->dims & DIM_CLASS)
+            key.cls = (int32_t)kn->cls;
+        if (k->dims & DIM_RANK)
+            key.file = (int32_t)file;
+        if (k->dims & DIM_DEVICE)
+            key.device = span_int(vals[2], span_int(ev->pid, -1));
+        if (k->dims & DIM_STREAM)
+            key.stream = span_int(vals[0], span_int(ev->tid, -1));
+        gi = group_of(k, &key);
+    }
+    if (!steps) {
+        add_sample(&k->groups[gi], ev->dur);
+        return;
+    }
+    int64_t corr = span_int(vals[1], -1);
+    if (k->npend == k->cap_pend) {
+        k->cap_pend = k->cap_pend ? k->cap_pend * 2 : 4096;
+        k->pend = vp_realloc(k->pend, k->cap_pend * sizeof *k->pend);
+    }
+    k->pend[k->npend++] = (pending){
+        .dur = ev->dur,
+        .group = gi,
+        .corr = corr >= 0 && corr < UINT32_MAX ? (uint32_t)corr : UINT32_MAX,
+    };
+}
+
+/* Resolves the kernels of one file held for --steps. */
+static void resolve_steps(kernels *k, vp_steps *steps, const char *path, size_t first)
+{
+    size_t nsteps = vp_steps_count(steps);
+    size_t chosen = vp_steps_select(steps, &k->steps);
+    if (nsteps == 0)
+        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no kernel is "
+                "kept",
+                path);
+    else if (chosen == 0)
+        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", path,
+                vp_steps_number(steps, 0), vp_steps_number(steps, nsteps - 1));
+    for (size_t i = first; i < k->npend; i++) {
+        pending *p = &k->pend[i];
+        if (p->corr != UINT32_MAX && vp_steps_selected(steps, p->corr))
+            add_sample(&k->groups[p->group], p->dur);
+    }
+    k->npend = first;
+}
+
+static int read_file(kernels *k, const char *path, size_t file)
+{
+    vp_error err = {0};
+    vp_trace_opts topts = {.partial = k->common.partial, .progress = 1};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    vp_trace *t = vp_trace_open(path, &topts, &err);
+    if (!t) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    vp_steps *steps = k->has_steps ? vp_steps_new() : NULL;
+    file_counts fc = {0};
+    vp_event ev;
+    int r;
+    while ((r = vp_trace_next(t, &ev, &err)) == 1)
+        take_event(k, file, &ev, steps, &fc);
+    if (r < 0) {
+        vp_error_print(&err);
+        vp_steps_free(steps);
+        vp_trace_close(t);
+        return VP_EXIT_INPUT;
+    }
+    if (steps) {
+        resolve_steps(k, steps, vp_trace_name(t), 0);
+        vp_steps_free(steps);
+    }
+    vp_rank_source rs;
+    k->ranks[file] = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    const vp_trace_stats *st = vp_trace_get_stats(t);
+    if (fc.no_dur)
+        vp_warn("%s: %llu kernel events without \"dur\" were skipped", vp_trace_name(t),
+                (unsigned long long)fc.no_dur);
+    if (st->bad_utf8)
+        vp_warn("%s: %llu invalid UTF-8 sequences in names were replaced by U+FFFD",
+                vp_trace_name(t), (unsigned long long)st->bad_utf8);
+    if (k->common.verbose) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        fprintf(stderr,
+                "vprof: %s: rank %ld (from %s); %llu events, %llu kernels, %llu bytes in %.2f s%s\n",
+                vp_trace_name(t), k->ranks[file], vp_rank_source_name(rs),
+                (unsigned long long)st->events, (unsigned long long)fc.kernels,
+                (unsigned long long)st->bytes, secs, st->truncated ? " (truncated)" : "");
+    }
+    vp_trace_close(t);
+    return VP_EXIT_OK;
+}
+
+static int sort_key;
+static const kernels *sort_ctx;
+
+static int cmp_group(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    const kname *nx = &sort_ctx->knames[x->key.name], *ny = &sort_ctx->knames[y->key.name];
+    int c = 0;
+    switch (sort_key) {
+    case SORT_COUNT: c = (y->sum.n > x->sum.n) - (y->sum.n < x->sum.n); break;
+    case SORT_AVG: c = (y->sum.mean > x->sum.mean) - (y->sum.mean < x->sum.mean); break;
+    case SORT_MED: c = (y->sum.median > x->sum.median) - (y->sum.median < x->sum.median); break;
+    case SORT_MAX: c = (y->sum.max > x->sum.max) - (y->sum.max < x->sum.max); break;
+    case SORT_NAME: break;
+    default: c = (y->sum.total > x->sum.total) - (y->sum.total < x->sum.total); break;
+    }
+    if (c)
+        return c;
+    if (sort_key != SORT_NAME && y->sum.total != x->sum.total)
+        return (y->sum.total > x->sum.total) - (y->sum.total < x->sum.total);
+    c = strcmp(nx->text, ny->text);
+    if (c)
+        return c;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    if (x->key.device != y->key.device)
+        return (x->key.device > y->key.device) - (x->key.device < y->key.device);
+    if (x->key.stream != y->key.stream)
+        return (x->key.stream > y->key.stream) - (x->key.stream < y->key.stream);
+    return (x->key.cls > y->key.cls) - (x->key.cls < y->key.cls);
+}
+
+static void put_stats(vp_table *t, size_t row, const vp_summary *s, int64_t grand)
+{
+    vp_table_set_double(t, row, 0, grand ? 100.0 * (double)s->total / (double)grand : 0.0);
+    vp_table_set_int(t, row, 1, s->total);
+    vp_table_set_int(t, row, 2, s->n);
+    vp_table_set_double(t, row, 3, s->mean);
+    vp_table_set_double(t, row, 4, s->median);
+    vp_table_set_int(t, row, 5, s->min);
+    vp_table_set_int(t, row, 6, s->max);
+    vp_table_set_double(t, row, 7, s->stddev);
+}
+
+static vp_table *build_table(kernels *k)
+{
+    vp_table *t = vp_table_new("kernels");
+    vp_table_add_col(t, "Time", VP_COL_PERCENT, 1);
+    vp_table_add_col(t, "Total Time", VP_COL_NS, 0);
+    vp_table_add_col(t, "Instances", VP_COL_INT, 0);
+    vp_table_add_col(t, "Avg", VP_COL_NS_F, 1);
+    vp_table_add_col(t, "Med", VP_COL_NS_F, 1);
+    vp_table_add_col(t, "Min", VP_COL_NS, 0);
+    vp_table_add_col(t, "Max", VP_COL_NS, 0);
+    vp_table_add_col(t, "StdDev", VP_COL_NS_F, 1);
+    for (int d = 0; d < k->ndims; d++) {
+        switch (k->dim_order[d]) {
+        case 'r': vp_table_add_col(t, "Rank", VP_COL_INT, 0); break;
+        case 'd': vp_table_add_col(t, "Device", VP_COL_INT, 0); break;
+        case 's': vp_table_add_col(t, "Stream", VP_COL_INT, 0); break;
+        case 'c': vp_table_add_col(t, "Class", VP_COL_TEXT, 0); break;
+        }
+    }
+    int name_col = vp_table_add_col(t, "Name", VP_COL_TEXT, 0);
+
+    /* Drop empty groups (all filtered by --steps), summarise the rest. */
+    size_t n = 0;
+    int64_t grand = 0;
+    for (size_t i = 0; i < k->ngroups; i++) {
+        group *g = &k->groups[i];
+        if (!g->n) {
+            free(g->samples);
+            continue;
+        }
+        g->rank = k->ranks[g->key.file];
+        vp_summarize(g->samples, g->n, &g->sum);
+        grand += g->sum.total;
+        k->groups[n++] = *g;
+    }
+    k->ngroups = n;
+    sort_key = k->sort;
+    sort_ctx = k;
+    qsort(k->groups, n, sizeof *k->groups, cmp_group);
+
+    size_t shown = k->top > 0 && (size_t)k->top < n ? (size_t)k->top : n;
+    for (size_t i = 0; i < shown; i++) {
+        const group *g = &k->groups[i];
+        size_t row = vp_table_add_row(t);
+        put_stats(t, row, &g->sum, grand);
+        int col = 8;
+        for (int d = 0; d < k->ndims; d++, col++) {
+            switch (k->dim_order[d]) {
+            case 'r': vp_table_set_int(t, row, col, g->rank); break;
+            case 'd': vp_table_set_int(t, row, col, g->key.device); break;
+            case 's': vp_table_set_int(t, row, col, g->key.stream); break;
+            case 'c': vp_table_set_text(t, row, col, vp_kclass_name((vp_kclass)g->key.cls)); break;
+            }
+        }
+        const kname *kn = &k->knames[g->key.name];
+        vp_table_set_textn(t, row, name_col, kn->text, kn->len);
+    }
+    if (shown < n) {
+        /* (others): statistics over the folded instances themselves. */
+        size_t total = 0;
+        for (size_t i = shown; i < n; i++)
+            total += k->groups[i].n;
+        int64_t *all = vp_malloc(total * sizeof *all);
+        size_t w = 0;
+        for (size_t i = shown; i < n; i++) {
+            memcpy(all + w, k->groups[i].samples, k->groups[i].n * sizeof *all);
+            w += k->groups[i].n;
+        }
+        vp_summary s;
+        vp_summarize(all, total, &s);
+        free(all);
+        size_t row = vp_table_add_row(t);
+        put_stats(t, row, &s, grand);
+        char label[64];
+        snprintf(label, sizeof label, "(others: %zu rows)", n - shown);
+        vp_table_set_text(t, row, name_col, label);
+    }
+    return t;
+}
+
+static int parse_include(kernels *k, const char *arg)
+{
+    char *copy = vp_strdup(arg), *save = NULL;
+    int ok = 1;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "memcpy") == 0)
+            k->kinds |= 1u << VP_GPU_MEMCPY;
+        else if (strcmp(tok, "memset") == 0)
+            k->kinds |= 1u << VP_GPU_MEMSET;
+        else if (strcmp(tok, "sync") == 0)
+            k->kinds |= 1u << VP_GPU_SYNC;
+        else if (strcmp(tok, "kernel") == 0)
+            ;
+        else {
+            vp_usage_error("kernels", "--include: unknown kind '%s' (memcpy, memset, sync)", tok);
+            ok = 0;
+            break;
+        }
+    }
+    free(copy);
+    return ok ? 0 : -1;
+}
+
+static int parse_by(kernels *k, const char *arg)
+{
+    char *copy = vp_strdup(arg), *save = NULL;
+    int ok = 1;
+    k->dims = 0;
+    k->ndims = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        unsigned bit;
+        char c;
+        if (strcmp(tok, "name") == 0)
+            continue;
+        else if (strcmp(tok, "class") == 0)
+            bit = DIM_CLASS, c = 'c';
+        else if (strcmp(tok, "stream") == 0)
+            bit = DIM_STREAM, c = 's';
+        else if (strcmp(tok, "rank") == 0)
+            bit = DIM_RANK, c = 'r';
+        else if (strcmp(tok, "device") == 0)
+            bit = DIM_DEVICE, c = 'd';
+        else {
+            vp_usage_error("kernels", "--by: unknown grouping '%s' (name, class, stream, rank, device)",
+                           tok);
+            ok = 0;
+            break;
+        }
+        if (!(k->dims & bit)) {
+            k->dims |= bit;
+            k->dim_order[k->ndims++] = c;
+        }
+    }
+    free(copy);
+    return ok ? 0 : -1;
+}
+
+static int parse_sort(kernels *k, const char *arg)
+{
+    static const char *const keys[] = {"total", "count", "avg", "med", "max", "name"};
+    for (int i = 0; i < 6; i++)
+        if (strcmp(arg, keys[i]) == 0) {
+            k->sort = i;
+            return 0;
+        }
+    vp_usage_error("kernels", "--sort: unknown key '%s' (total, count, avg, med, max, name)", arg);
+    return -1;
+}
+
+static int compile(regex_t *re, const char *pattern, const char *opt)
+{
+    int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, re, msg, sizeof msg);
+        vp_usage_error("kernels", "%s '%s': %s", opt, pattern, msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void kernels_free(kernels *k)
+{
+    for (size_t i = 0; i < k->ngroups; i++)
+        free(k->groups[i].samples);
+    for (size_t i = 0; i < k->nnames; i++)
+        free(k->knames[i].text);
+    free(k->groups);
+    free(k->knames);
+    free(k->gindex);
+    free(k->pend);
+    free(k->ranks);
+    vp_strmap_free(k->names);
+    if (k->has_filter)
+        regfree(&k->filter);
+    if (k->has_exclude)
+        regfree(&k->exclude);
+}
+
+int cmd_kernels(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        VP_COMMON_LONGOPTS,
+        {"include", required_argument, 0, OPT_INCLUDE},
+        {"by", required_argument, 0, OPT_BY},
+        {"top", required_argument, 0, OPT_TOP},
+        {"sort", required_argument, 0, OPT_SORT},
+        {"filter", required_argument, 0, OPT_FILTER},
+        {"exclude", required_argument, 0, OPT_EXCLUDE},
+        {"steps", required_argument, 0, OPT_STEPS},
+        {0, 0, 0, 0},
+    };
+    const vp_cmd *self = vp_cmd_find("kernels");
+    kernels k;
+    memset(&k, 0, sizeof k);
+    vp_common_init(&k.common);
+    k.kinds = 1u << VP_GPU_KERNEL;
+    int c, status = VP_EXIT_USAGE;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        int h = vp_common_option(&k.common, self, c, optarg);
+        if (h == 2) {
+            status = VP_EXIT_OK;
+            goto out;
+        }
+        if (h < 0)
+            goto out;
+        if (h == 1)
+            continue;
+        switch (c) {
+        case OPT_INCLUDE:
+            if (parse_include(&k, optarg) != 0)
+                goto out;
+            break;
+        case OPT_BY:
+            if (parse_by(&k, optarg) != 0)
+                goto out;
+            break;
+        case OPT_TOP: {
+            char *e;
+            k.top = strtol(optarg, &e, 10);
+            if (*e || k.top <= 0) {
+                vp_usage_error("kernels", "--top: expected a positive number, found '%s'", optarg);
+                goto out;
+            }
+            break;
+        }
+        case OPT_SORT:
+            if (parse_sort(&k, optarg) != 0)
+                goto out;
+            break;
+        case OPT_FILTER:
+            if (k.has_filter)
+                regfree(&k.filter);
+            k.has_filter = 0;
+            if (compile(&k.filter, optarg, "--filter") != 0)
+                goto out;
+            k.has_filter = 1;
+            break;
+        case OPT_EXCLUDE:
+            if (k.has_exclude)
+                regfree(&k.exclude);
+            k.has_exclude = 0;
+            if (compile(&k.exclude, optarg, "--exclude") != 0)
+                goto out;
+            k.has_exclude = 1;
+            break;
+        case OPT_STEPS:
+            if (vp_step_range_parse(optarg, &k.steps) != 0) {
+                vp_usage_error("kernels", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
+                goto out;
+            }
+            k.has_steps = 1;
+            break;
+        default:
+            vp_usage_error("kernels", "unexpected option");
+            goto out;
+        }
+    }
+    if (optind >= argc) {
+        vp_usage_error("kernels", "no trace given (a file, or - for standard input)");
+        goto out;
+    }
+    k.nfiles = (size_t)(argc - optind);
+    k.ranks = vp_calloc(k.nfiles, sizeof *k.ranks);
+    k.names = vp_strmap_new();
+    for (size_t i = 0; i < k.nfiles; i++) {
+        status = read_file(&k, argv[optind + (int)i], i);
+        if (status != VP_EXIT_OK)
+            goto out;
+    }
+    if (k.dims & DIM_RANK) {
+        for (size_t i = 0; i < k.nfiles; i++)
+            for (size_t j = 0; j < i; j++)
+                if (k.ranks[i] == k.ranks[j])
+                    vp_warn("%s and %s both are rank %ld: their rows are added together",
+                            argv[optind + (int)j], argv[optind + (int)i], k.ranks[i]);
+    }
+    vp_table *t = build_table(&k);
+    if (vp_table_rows(t) == 0)
+        vp_table_add_note(t, "no GPU kernels in the input%s", k.has_steps ? " (with --steps)" : "");
+    status = vp_emit_tables(&k.common, &t, 1, "vprof.kernels/1");
+    vp_table_free(t);
+out:
+    kernels_free(&k);
+    return status;
+}

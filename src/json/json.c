@@ -1,0 +1,592 @@
+/* JSON scanning primitives: strings, structural skipping, member lookup,
+ * exact number conversion and string decoding.  See vprof/json.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/json.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the word-at-a-time string scan assumes a little-endian machine"
+#endif
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* Bytes of x equal to the byte in b (b = byte * ONES): the lowest set
+ * high bit is exact; higher ones may be false positives. */
+static inline uint64_t match_byte(uint64_t x, uint64_t b)
+{
+    uint64_t y = x ^ b;
+    return (y - ONES) & ~y & HIGHS;
+}
+
+static const char *describe(const char *p, const char *end, char *buf, size_t n)
+{
+    if (p >= end)
+        return "the end of the input";
+    unsigned char c = (unsigned char)*p;
+    if (c >= 0x20 && c < 0x7f)
+        snprintf(buf, n, "'%c'", c);
+    else
+        snprintf(buf, n, "byte 0x%02x", c);
+    return buf;
+}
+
+static int failf(vp_json_fail *fail, const char *where, const char *end, const char *expected)
+{
+    char b[32];
+    fail->where = where;
+    snprintf(fail->what, sizeof fail->what, "expected %s, found %s", expected,
+             describe(where, end, b, sizeof b));
+    return VP_JSON_ERR;
+}
+
+int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *flags,
+                   vp_json_fail *fail)
+{
+    const char *start = *pp + 1;   /* past the opening quote */
+    const char *p = start;
+    const char *limit = end;
+    unsigned fl = 0;
+    int long_string = 0;
+    if ((size_t)(end - start) > VP_JSON_MAX_STRING) {
+        limit = start + VP_JSON_MAX_STRING;
+        long_string = 1;
+    }
+    uint64_t high = 0;
+    for (;;) {
+        while (p + 8 <= limit) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            uint64_t m = match_byte(w, '"' * ONES) | match_byte(w, '\\' * ONES);
+            if (m) {
+                unsigned idx = (unsigned)__builtin_ctzll(m) >> 3;
+                if (idx)
+                    high |= w & (HIGHS >> (64 - 8 * idx));
+                p += idx;
+                goto found;
+            }
+            high |= w & HIGHS;
+            p += 8;
+        }
+        while (p < limit && *p != '"' && *p != '\\') {
+            high |= (unsigned char)*p & 0x80;
+            p++;
+        }
+        if (p >= limit) {
+            if (long_string) {
+                fail->where = start - 1;
+                snprintf(fail->what, sizeof fail->what,
+                         "a string of at most %u MiB, found a longer one",
+                         VP_JSON_MAX_STRING >> 20);
+                return VP_JSON_ERR;
+            }
+            return VP_JSON_MORE;
+        }
+    found:
+        if (*p == '"')
+            break;
+        /* A backslash: the next byte is escaped, whatever it is. */
+        fl |= VP_STR_ESCAPED;
+        if (p + 1 >= limit)
+            return long_string ? (p = limit, VP_JSON_MORE) : VP_JSON_MORE;
+        p += 2;
+    }
+    if (high)
+        fl |= VP_STR_NONASCII;
+    out->p = start;
+    out->n = (size_t)(p - start);
+    *flags = fl;
+    *pp = p + 1;
+    return VP_JSON_OK;
+}
+
+static int is_scalar_char(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '-' || c == '+' || c == '.';
+}
+
+/* A number or literal: scans its characters. */
+static int skip_scalar(const char **pp, const char *end, vp_json_fail *fail)
+{
+    const char *p = *pp;
+    unsigned char c = (unsigned char)*p;
+    if (!((c >= '0' && c <= '9') || c == '-' || c == 't' || c == 'f' || c == 'n' ||
+          c == 'N' || c == 'I'))
+        return failf(fail, p, end, "a JSON value");
+    while (p < end && is_scalar_char((unsigned char)*p))
+        p++;
+    if (p == end)
+        return VP_JSON_MORE;
+    *pp = p;
+    return VP_JSON_OK;
+}
+
+/* After '{' or ',' inside an object: a key string and its colon. */
+static int skip_key(const char **pp, const char *end, vp_json_fail *fail)
+{
+    const char *p = vp_json_ws(*pp, end);
+    if (p == end)
+        return VP_JSON_MORE;
+    if (*p != '"')
+        return failf(fail, p, end, "a member name (a string)");
+    vp_span s;
+    unsigned fl;
+    int r = vp_json_string(&p, end, &s, &fl, fail);
+    if (r != VP_JSON_OK)
+        return r;
+    p = vp_json_ws(p, end);
+    if (p == end)
+        return VP_JSON_MORE;
+    if (*p != ':')
+        return failf(fail, p, end, "':' after a member name");
+    *pp = p + 1;
+    return VP_JSON_OK;
+}
+
+int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
+{
+    char stack[VP_JSON_MAX_DEPTH];
+    int sp = 0;
+    const char *p = vp_json_ws(*pp, end);
+    const char *start = p;
+    int r;
+    for (;;) {
+        /* Expecting a value. */
+        p = vp_json_ws(p, end);
+        if (p == end)
+            return VP_JSON_MORE;
+        char c = *p;
+        if (c == '{' || c == '[') {
+            if (depth + sp + 1 > VP_JSON_MAX_DEPTH) {
+                fail->where = p;
+                snprintf(fail->what, sizeof fail->what,
+                         "nesting of at most %d levels, found deeper nesting", VP_JSON_MAX_DEPTH);
+                return VP_JSON_ERR;
+            }
+            stack[sp++] = c;
+            p = vp_json_ws(p + 1, end);
+            if (p == end)
+                return VP_JSON_MORE;
+            if (*p == (c == '{' ? '}' : ']')) {
+                p++;
+                sp--;
+                goto after_value;
+            }
+            if (c == '{' && (r = skip_key(&p, end, fail)) != VP_JSON_OK)
+                return r;
+            continue;
+        }
+        if (c == '"') {
+            vp_span s;
+            unsigned fl;
+            if ((r = vp_json_string(&p, end, &s, &fl, fail)) != VP_JSON_OK)
+                return r;
+        } else if ((r = skip_scalar(&p, end, fail)) != VP_JSON_OK) {
+            return r;
+        }
+    after_value:
+        if (sp == 0)
+            break;
+        p = vp_json_ws(p, end);
+        if (p == end)
+            return VP_JSON_MORE;
+        char close = stack[sp - 1] == '{' ? '}' : ']';
+        if (*p == ',') {
+            p++;
+            if (stack[sp - 1] == '{' && (r = skip_key(&p, end, fail)) != VP_JSON_OK)
+                return r;
+            continue;
+        }
+        if (*p == close) {
+            p++;
+            sp--;
+            goto after_value;
+        }
+        return failf(fail, p, end,
+                     stack[sp - 1] == '{' ? "',' or '}' after an object member"
+                                          : "',' or ']' after an array element");
+    }
+    out->p = start;
+    out->n = (size_t)(p - start);
+    *pp = p;
+    return VP_JSON_OK;
+}
+
+int vp_json_str_eq(vp_span s, const char *lit)
+{
+    if (vp_json_is_string(s)) {
+        s.p++;
+        s.n -= 2;
+    }
+    size_t n = strlen(lit);
+    if (s.n == n && memcmp(s.p, lit, n) == 0)
+        return 1;
+    if (!memchr(s.p, '\\', s.n))
+        return 0;
+    vp_buf b = {0};
+    vp_json_unescape(s, &b);
+    int eq = b.len == n && memcmp(b.data, lit, n) == 0;
+    vp_buf_free(&b);
+    return eq;
+}
+
+int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
+{
+    const char *p = obj.p, *end = obj.p + obj.n;
+    vp_json_fail fail;
+    int found = 0;
+    for (size_t i = 0; i < nkeys; i++)
+        vals[i].p = NULL, vals[i].n = 0;
+    p = vp_json_ws(p, end);
+    if (p == end || *p != '{')
+        return 0;
+    p = vp_json_ws(p + 1, end);
+    while (p < end && *p == '"') {
+        vp_span k, v;
+        unsigned fl;
+        if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
+            break;
+        p = vp_json_ws(p, end);
+        if (p == end || *p != ':')
+            break;
+        p++;
+        if (vp_json_skip(&p, end, 1, &v, &fail) != VP_JSON_OK)
+            break;
+        for (size_t i = 0; i < nkeys; i++) {
+            if (vals[i].p)
+                continue;
+            size_t kl = strlen(keys[i]);
+            if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
+                ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
+                vals[i] = v;
+                if ((size_t)++found == nkeys)
+                    return found;
+                break;
+            }
+        }
+        p = vp_json_ws(p, end);
+        if (p == end || *p != ',')
+            break;
+        p = vp_json_ws(p + 1, end);
+    }
+    return found;
+}
+
+int vp_json_get(vp_span obj, const char *key, vp_span *val)
+{
+    return vp_json_get_many(obj, &key, 1, val);
+}
+
+/* Strips the quotes of a string span. */
+static vp_span unquote(vp_span v)
+{
+    if (vp_json_is_string(v)) {
+        v.p++;
+        v.n -= 2;
+    }
+    return v;
+}
+
+int vp_json_int(vp_span v, int64_t *out)
+{
+    v = unquote(v);
+    const char *p = v.p, *end = v.p + v.n;
+    if (p == end)
+        return -1;
+    int neg = 0;
+    if (*p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        uint64_t x = 0;
+        p += 2;
+        if (end - p > 16)
+            return -1;
+        for (; p < end; p++) {
+            int d;
+            char c = *p;
+            if (c >= '0' && c <= '9')
+                d = c - '0';
+            else if (c >= 'a' && c <= 'f')
+                d = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F')
+                d = c - 'A' + 10;
+            else
+                return -1;
+            x = x * 16 + (uint64_t)d;
+        }
+        if (x > (uint64_t)INT64_MAX)
+            return -1;
+        *out = neg ? -(int64_t)x : (int64_t)x;
+        return 0;
+    }
+    const char *digits = p;
+    uint64_t x = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
+            return -1;
+    }
+    if (p == digits)
+        return -1;
+    if (p < end) {
+        /* 7.0 is an integer; 7.5 and 1e3 go through the exact decimal path. */
+        int64_t ns;
+        if (vp_json_us_to_ns(v, &ns) != 0 || ns % 1000 != 0)
+            return -1;
+        *out = ns / 1000;
+        return 0;
+    }
+    if (neg ? x > (uint64_t)INT64_MAX + 1 : x > (uint64_t)INT64_MAX)
+        return -1;
+    *out = neg ? (int64_t)(0 - x) : (int64_t)x;
+    return 0;
+}
+
+int vp_json_double(vp_span v, double *out)
+{
+    v = unquote(v);
+    char buf[64];
+    if (v.n == 0 || v.n >= sizeof buf)
+        return -1;
+    memcpy(buf, v.p, v.n);
+    buf[v.n] = 0;
+    char *e;
+    double d = strtod(buf, &e);
+    if (*e || !isfinite(d))
+        return -1;
+    *out = d;
+    return 0;
+}
+
+int vp_json_us_to_ns(vp_span v, int64_t *out)
+{
+    v = unquote(v);
+    const char *p = v.p, *end = v.p + v.n;
+    int neg = 0;
+    if (p < end && (*p == '-' || *p == '+'))
+        neg = *p++ == '-';
+    /* Significant digits (leading zeros dropped) and where the point is. */
+    char dig[40];
+    int nd = 0, point = 0, seen_digit = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        seen_digit = 1;
+        if (nd == 0 && *p == '0')
+            continue;
+        if (nd < (int)sizeof dig)
+            dig[nd++] = *p;
+        else
+            return -1;  /* more than 40 integer digits cannot fit */
+        point++;
+    }
+    if (p < end && *p == '.') {
+        p++;
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            seen_digit = 1;
+            if (nd == 0 && *p == '0') {
+                point--;
+                continue;
+            }
+            if (nd < (int)sizeof dig)
+                dig[nd++] = *p;  /* digits past the 40th cannot reach a nanosecond */
+        }
+    }
+    if (!seen_digit)
+        return -1;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int eneg = 0;
+        if (p < end && (*p == '-' || *p == '+'))
+            eneg = *p++ == '-';
+        int e = 0;
+        const char *ed = p;
+        for (; p < end && *p >= '0' && *p <= '9'; p++)
+            if (e < 10000)
+                e = e * 10 + (*p - '0');
+        if (p == ed)
+            return -1;
+        point += eneg ? -e : e;
+    }
+    if (p != end)
+        return -1;
+    /* value = 0.dig * 10^point us = 0.dig * 10^(point+3) ns: the integer
+     * nanoseconds are the first point+3 digits, the next one rounds. */
+    int keep = point + 3;
+    uint64_t x = 0;
+    for (int i = 0; i < keep; i++) {
+        uint64_t d = i < nd ? (uint64_t)(dig[i] - '0') : 0;
+        if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, d, &x))
+            return -1;
+    }
+    if (keep >= 0 && keep < nd && dig[keep] >= '5')
+        x++;
+    if (x > (uint64_t)INT64_MAX)
+        return -1;
+    *out = neg ? -(int64_t)x : (int64_t)x;
+    return 0;
+}
+
+static void put_utf8(vp_buf *b, uint32_t cp)
+{
+    char u[4];
+    size_t n;
+    if (cp < 0x80) {
+        u[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xC0 | (cp >> 6));
+        u[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | (cp >> 12));
+        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        u[0] = (char)(0xF0 | (cp >> 18));
+        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    vp_buf_append(b, u, n);
+}
+
+#define REPLACEMENT 0xFFFD
+
+/* Length of a valid UTF-8 sequence at p, or 0 when it is not one. */
+static size_t utf8_valid(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0];
+    size_t n;
+    uint32_t cp, min;
+    if (c < 0xC2 || c > 0xF4)
+        return 0;
+    if (c < 0xE0) {
+        n = 2;
+        cp = c & 0x1F;
+        min = 0x80;
+    } else if (c < 0xF0) {
+        n = 3;
+        cp = c & 0x0F;
+        min = 0x800;
+    } else {
+        n = 4;
+        cp = c & 0x07;
+        min = 0x10000;
+    }
+    if ((size_t)(end - p) < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+static int hex4(const char *p, const char *end, uint32_t *out)
+{
+    if (end - p < 4)
+        return -1;
+    uint32_t x = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        x <<= 4;
+        if (c >= '0' && c <= '9')
+            x |= (uint32_t)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            x |= (uint32_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            x |= (uint32_t)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+size_t vp_json_unescape(vp_span s, vp_buf *b)
+{
+    s = unquote(s);
+    const char *p = s.p, *end = s.p + s.n;
+    size_t bad = 0;
+    b->len = 0;
+    vp_buf_reserve(b, s.n + 1);
+    while (p < end) {
+        const char *q = p;
+        while (q < end && *q != '\\' && (unsigned char)*q < 0x80)
+            q++;
+        vp_buf_append(b, p, (size_t)(q - p));
+        p = q;
+        if (p == end)
+            break;
+        if (*p != '\\') {
+            size_t n = utf8_valid((const unsigned char *)p, (const unsigned char *)end);
+            if (n) {
+                vp_buf_append(b, p, n);
+                p += n;
+            } else {
+                put_utf8(b, REPLACEMENT);
+                bad++;
+                p++;
+            }
+            continue;
+        }
+        if (p + 1 >= end) {
+            put_utf8(b, REPLACEMENT);
+            bad++;
+            break;
+        }
+        char e = p[1];
+        p += 2;
+        switch (e) {
+        case '"': vp_buf_putc(b, '"'); break;
+        case '\\': vp_buf_putc(b, '\\'); break;
+        case '/': vp_buf_putc(b, '/'); break;
+        case 'b': vp_buf_putc(b, '\b'); break;
+        case 'f': vp_buf_putc(b, '\f'); break;
+        case 'n': vp_buf_putc(b, '\n'); break;
+        case 'r': vp_buf_putc(b, '\r'); break;
+        case 't': vp_buf_putc(b, '\t'); break;
+        case 'u': {
+            uint32_t cp;
+            if (hex4(p, end, &cp) != 0) {
+                put_utf8(b, REPLACEMENT);
+                bad++;
+                break;
+            }
+            p += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                uint32_t lo;
+                if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, end, &lo) == 0 &&
+                    lo >= 0xDC00 && lo <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    p += 6;
+                } else {
+                    cp = REPLACEMENT;
+                    bad++;
+                }
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                cp = REPLACEMENT;
+                bad++;
+            }
+            put_utf8(b, cp);
+            break;
+        }
+        default:
+            /* An unknown escape: keep the character, as lenient readers do. */
+            put_utf8(b, REPLACEMENT);
+            bad++;
+            break;
+        }
+    }
+    vp_buf_cstr(b);
+    return bad;
+}

@@ -1,0 +1,78 @@
+/* vprof: the dispatch table of subcommands, `help` and `--version`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "vprof/error.h"
+
+#ifndef VPROF_VERSION
+#define VPROF_VERSION "0.0.0"
+#endif
+#ifndef VPROF_GIT_COMMIT
+#define VPROF_GIT_COMMIT "unknown"
+#endif
+
+const vp_cmd vp_commands[] = {
+    {"kernels", cmd_kernels, "where GPU time went, per kernel (nsys cuda_gpu_kern_sum columns)",
+     cmd_kernels_usage},
+    {NULL, NULL, NULL, NULL},
+};
+
+const vp_cmd *vp_cmd_find(const char *name)
+{
+    for (const vp_cmd *c = vp_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+static void print_version(void)
+{
+    printf("vprof %s (commit %s)\n", VPROF_VERSION, VPROF_GIT_COMMIT);
+    printf("inflate: %s\n", VPROF_HAVE_ISAL ? "ISA-L (zlib for fallback)" : "zlib");
+}
+
+static void print_overview(FILE *out)
+{
+    fprintf(out, "usage: vprof <command> [options] FILE...\n\ncommands:\n");
+    for (const vp_cmd *c = vp_commands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out, "\n'vprof help <command>' or 'vprof <command> --help' for a command's options.\n"
+                 "Exit status: 0 ok, 1 a gate failed, 2 usage error, 3 bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stderr);
+        return VP_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        print_version();
+        return VP_EXIT_OK;
+    }
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_overview(stdout);
+        return VP_EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            print_overview(stdout);
+            return VP_EXIT_OK;
+        }
+        const vp_cmd *c = vp_cmd_find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "vprof: help: no command '%s'\n", argv[2]);
+            return VP_EXIT_USAGE;
+        }
+        fputs(c->usage, stdout);
+        return VP_EXIT_OK;
+    }
+    const vp_cmd *c = vp_cmd_find(name);
+    if (!c) {
+        fprintf(stderr, "vprof: '%s' is not a vprof command. See 'vprof help'.\n", name);
+        return VP_EXIT_USAGE;
+    }
+    return c->fn(argc - 1, argv + 1);
+}

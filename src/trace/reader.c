@@ -1,0 +1,661 @@
+/* The streaming Chrome-trace reader (see vprof/trace.h).
+ *
+ * The reader walks the top level with a small state machine and parses one
+ * element at a time (a key, a top-level value, an event) from a window of
+ * the input.  The window is normally the current chunk of the source, with
+ * no copy.  When an element straddles the end of a chunk, its start is
+ * copied into a carry buffer followed by as much of the next chunk as it
+ * takes, the element is parsed again from its start, and the reader moves
+ * back onto the chunk as soon as the element is done.  So an element is
+ * always contiguous while it is parsed and the carry holds at most about
+ * one element. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vprof/source.h"
+#include "vprof/trace.h"
+#include "vprof/util.h"
+
+enum state {
+    ST_START,
+    ST_OBJ_FIRST_KEY,  /* after the top-level '{' */
+    ST_OBJ_KEY,        /* after a top-level ',' */
+    ST_OBJ_VALUE,      /* after a top-level key other than traceEvents */
+    ST_EVENTS_OPEN,    /* after "traceEvents": */
+    ST_OBJ_NEXT,       /* after a top-level value */
+    ST_ARR_FIRST,      /* after the events' '[' */
+    ST_ARR_ELEM,       /* after a ',' between events */
+    ST_ARR_NEXT,       /* after an event */
+    ST_END,            /* after the whole trace */
+    ST_DONE,
+    ST_FAILED,
+};
+
+enum { STEP_NONE, STEP_EVENT };
+
+#define CARRY_STEP (64u << 10)
+
+struct vp_trace {
+    vp_source *src;
+    char *path;
+    vp_trace_opts opts;
+    vp_chunk chunk;
+    int src_ended;
+
+    const char *p, *end;       /* the window */
+    int in_carry;
+    vp_buf carry;
+    uint64_t carry_offset;     /* stream offset of carry.data[0] */
+    size_t carry_tail;         /* carry index that mirrors ... */
+    size_t tail_chunk_start;   /* ... this index of the current chunk */
+    size_t chunk_used;         /* chunk bytes copied into the carry */
+
+    enum state st;
+    int array_form;
+    vp_span key;               /* current top-level key (raw), valid in ST_OBJ_VALUE */
+    vp_buf key_buf;
+
+    vp_buf name_buf, cat_buf;
+    vp_buf meta_text;          /* "{"k":v,..." of the top-level members */
+    cJSON *meta;
+    vp_trace_stats stats;
+    vp_error failure;          /* repeated on every call after a failure */
+
+    int progress_on;
+    struct timespec progress_last;
+};
+
+static uint64_t off_of(const vp_trace *t, const char *q)
+{
+    if (t->in_carry)
+        return t->carry_offset + (uint64_t)(q - t->carry.data);
+    return t->chunk.offset + (uint64_t)(q - t->chunk.data);
+}
+
+static void progress_draw(vp_trace *t, int final)
+{
+    if (!t->progress_on)
+        return;
+    if (final) {
+        fputs("\r\033[K", stderr);
+        return;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double dt = (double)(now.tv_sec - t->progress_last.tv_sec) +
+                (double)(now.tv_nsec - t->progress_last.tv_nsec) / 1e9;
+    if (dt < 0.2)
+        return;
+    t->progress_last = now;
+    uint64_t pos = vp_source_input_pos(t->src), size = vp_source_input_size(t->src);
+    int pct = size ? (int)(100.0 * (double)pos / (double)size) : 0;
+    if (pct > 100)
+        pct = 100;
+    char bar[31];
+    int fill = pct * 30 / 100;
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = 0;
+    fprintf(stderr, "\r%s [%s] %3d%% %llu events", t->path, bar, pct,
+            (unsigned long long)t->stats.events);
+}
+
+/* Takes the next chunk from the source: 1, or 0 at the end, or -1. */
+static int fetch_chunk(vp_trace *t, vp_error *err)
+{
+    if (t->src_ended)
+        return 0;
+    int r = vp_source_next(t->src, &t->chunk, err);
+    if (r == 1) {
+        t->chunk_used = 0;
+        progress_draw(t, 0);
+        return 1;
+    }
+    if (r < 0 && t->opts.partial && vp_source_truncated(t->src)) {
+        /* --partial: what was inflated before the cut is used; the note
+         * about how much comes with the end of the trace. */
+        vp_warn("%s", err->msg);
+        err->status = 0;
+        err->msg[0] = 0;
+        t->stats.truncated = 1;
+        r = 0;
+    }
+    if (r == 0) {
+        t->src_ended = 1;
+        t->chunk.data = NULL;
+        t->chunk.len = 0;
+    }
+    return r;
+}
+
+/* The element starting at s did not fit in the window: extend the window
+ * (carry mode) and restart it at s.  1 = more is there, 0 = the input has
+ * ended, -1 = error. */
+static int need_more(vp_trace *t, const char *s, vp_error *err)
+{
+    if (!t->in_carry) {
+        if (s == t->end) {
+            /* A clean cut at the end of the chunk: no carry needed. */
+            uint64_t off = off_of(t, s);
+            int r = fetch_chunk(t, err);
+            if (r == 1) {
+                t->p = t->chunk.data;
+                t->end = t->chunk.data + t->chunk.len;
+            } else {
+                /* Stand on an empty carry so that offsets stay right. */
+                t->in_carry = 1;
+                t->carry.len = 0;
+                vp_buf_reserve(&t->carry, 1);
+                t->carry_offset = off;
+                t->p = t->end = t->carry.data;
+            }
+            return r;
+        }
+        uint64_t off = off_of(t, s);
+        t->carry.len = 0;
+        vp_buf_append(&t->carry, s, (size_t)(t->end - s));
+        t->carry_offset = off;
+        t->in_carry = 1;
+        t->carry_tail = t->carry.len;
+        t->tail_chunk_start = t->chunk.len;
+        t->chunk_used = t->chunk.len;
+    } else {
+        size_t drop = (size_t)(s - t->carry.data);
+        memmove(t->carry.data, s, t->carry.len - drop);
+        t->carry.len -= drop;
+        t->carry_offset += drop;
+        if (drop <= t->carry_tail) {
+            t->carry_tail -= drop;
+        } else {
+            t->tail_chunk_start += drop - t->carry_tail;
+            t->carry_tail = 0;
+        }
+    }
+    if (t->carry.len > VP_TRACE_MAX_ELEMENT) {
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "%s: byte %llu: an element of the trace is larger than %u MiB; vprof "
+                     "refuses it rather than hold it in memory",
+                     t->path, (unsigned long long)t->carry_offset, VP_TRACE_MAX_ELEMENT >> 20);
+        return -1;
+    }
+    if (t->chunk_used == t->chunk.len) {
+        int r = fetch_chunk(t, err);
+        if (r != 1) {
+            t->p = t->carry.data;
+            t->end = t->carry.data + t->carry.len;
+            return r;
+        }
+        t->carry_tail = t->carry.len;
+        t->tail_chunk_start = 0;
+    }
+    size_t n = t->chunk.len - t->chunk_used;
+    size_t want = t->carry.len > CARRY_STEP ? t->carry.len : CARRY_STEP;
+    if (n > want)
+        n = want;
+    vp_buf_append(&t->carry, t->chunk.data + t->chunk_used, n);
+    t->chunk_used += n;
+    t->p = t->carry.data;
+    t->end = t->carry.data + t->carry.len;
+    return 1;
+}
+
+/* An element ended at q: continue there, back on the chunk if possible. */
+static void settle(vp_trace *t, const char *q)
+{
+    if (t->in_carry) {
+        size_t i = (size_t)(q - t->carry.data);
+        if (i >= t->carry_tail) {
+            t->in_carry = 0;
+            t->p = t->chunk.data + t->tail_chunk_start + (i - t->carry_tail);
+            t->end = t->chunk.data + t->chunk.len;
+            return;
+        }
+    }
+    t->p = q;
+}
+
+static int input_error(vp_trace *t, vp_error *err, uint64_t off, const char *what)
+{
+    uint64_t line, col;
+    char where[160];
+    if (vp_source_locate(strcmp(t->path, "standard input") == 0 ? "-" : t->path, off, &line,
+                         &col) == 0)
+        snprintf(where, sizeof where, " (line %llu, column %llu)", (unsigned long long)line,
+                 (unsigned long long)col);
+    else
+        where[0] = 0;
+    if (vp_source_is_gzip(t->src))
+        vp_error_set(err, VP_EXIT_INPUT, "%s: uncompressed byte %llu%s, compressed byte %llu: %s",
+                     t->path, (unsigned long long)off, where,
+                     (unsigned long long)t->chunk.comp_offset, what);
+    else
+        vp_error_set(err, VP_EXIT_INPUT, "%s: byte %llu%s: %s", t->path, (unsigned long long)off,
+                     where, what);
+    return -1;
+}
+
+static int fail_at(vp_json_fail *fail, const char *where, const char *end, const char *expected)
+{
+    fail->where = where;
+    if (where >= end) {
+        snprintf(fail->what, sizeof fail->what, "expected %s, found the end of the input",
+                 expected);
+    } else {
+        unsigned char c = (unsigned char)*where;
+        if (c >= 0x20 && c < 0x7f)
+            snprintf(fail->what, sizeof fail->what, "expected %s, found '%c'", expected, c);
+        else
+            snprintf(fail->what, sizeof fail->what, "expected %s, found byte 0x%02x", expected, c);
+    }
+    return VP_JSON_ERR;
+}
+
+static int key_is(vp_span k, const char *lit, size_t n)
+{
+    return k.n == n && memcmp(k.p, lit, n) == 0;
+}
+
+static int time_field(const char **pp, const char *end, const char *key, int64_t *out,
+                      vp_json_fail *fail)
+{
+    vp_span v;
+    const char *at = *pp;
+    int r = vp_json_skip(pp, end, 2, &v, fail);
+    if (r != VP_JSON_OK)
+        return r;
+    if (vp_json_us_to_ns(v, out) != 0) {
+        char what[64];
+        snprintf(what, sizeof what, "a number of microseconds for \"%s\"", key);
+        return fail_at(fail, at, end, what);
+    }
+    return VP_JSON_OK;
+}
+
+/* Parses the event object at *pp ('{'). Members other than the common
+ * ones are skipped structurally; keys are compared raw (Kineto never
+ * escapes them, and an escaped key is simply not a common field). */
+static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned *nflags,
+                       unsigned *cflags, vp_json_fail *fail)
+{
+    const char *p = *pp;
+    const char *start = p;
+    int r;
+    memset(ev, 0, sizeof *ev);
+    *nflags = *cflags = 0;
+    p = vp_json_ws(p + 1, end);
+    if (p == end)
+        return VP_JSON_MORE;
+    if (*p == '}') {
+        p++;
+        goto done;
+    }
+    for (;;) {
+        if (*p != '"')
+            return fail_at(fail, p, end, "a member name (a string) in an event");
+        vp_span k, v;
+        unsigned kf;
+        if ((r = vp_json_string(&p, end, &k, &kf, fail)) != VP_JSON_OK)
+            return r;
+        p = vp_json_ws(p, end);
+        if (p == end)
+            return VP_JSON_MORE;
+        if (*p != ':')
+            return fail_at(fail, p, end, "':' after a member name");
+        p = vp_json_ws(p + 1, end);
+        if (p == end)
+            return VP_JSON_MORE;
+        if (key_is(k, "ph", 2) || key_is(k, "name", 4) || key_is(k, "cat", 3)) {
+            if (*p != '"') {
+                if (*p == 'n' && key_is(k, "cat", 3)) {  /* "cat": null */
+                    if ((r = vp_json_skip(&p, end, 2, &v, fail)) != VP_JSON_OK)
+                        return r;
+                } else {
+                    char what[48];
+                    snprintf(what, sizeof what, "a string for \"%.*s\"", (int)k.n, k.p);
+                    return fail_at(fail, p, end, what);
+                }
+            } else {
+                unsigned fl;
+                if ((r = vp_json_string(&p, end, &v, &fl, fail)) != VP_JSON_OK)
+                    return r;
+                if (k.n == 2) {
+                    ev->ph = v.n ? v.p[0] : 0;
+                } else if (k.n == 4) {
+                    ev->name = v;
+                    *nflags = fl;
+                } else {
+                    ev->cat = v;
+                    *cflags = fl;
+                }
+            }
+        } else if (key_is(k, "ts", 2)) {
+            if ((r = time_field(&p, end, "ts", &ev->ts, fail)) != VP_JSON_OK)
+                return r;
+            ev->has_ts = 1;
+        } else if (key_is(k, "dur", 3)) {
+            if ((r = time_field(&p, end, "dur", &ev->dur, fail)) != VP_JSON_OK)
+                return r;
+            ev->has_dur = 1;
+        } else {
+            if ((r = vp_json_skip(&p, end, 2, &v, fail)) != VP_JSON_OK)
+                return r;
+            if (key_is(k, "args", 4))
+                ev->args = v;
+            else if (key_is(k, "pid", 3))
+                ev->pid = v;
+            else if (key_is(k, "tid", 3))
+                ev->tid = v;
+            else if (key_is(k, "id", 2))
+                ev->id = v;
+        }
+        p = vp_json_ws(p, end);
+        if (p == end)
+            return VP_JSON_MORE;
+        if (*p == ',') {
+            p = vp_json_ws(p + 1, end);
+            if (p == end)
+                return VP_JSON_MORE;
+            continue;
+        }
+        if (*p == '}') {
+            p++;
+            break;
+        }
+        return fail_at(fail, p, end, "',' or '}' after an event member");
+    }
+done:
+    ev->raw.p = start;
+    ev->raw.n = (size_t)(p - start);
+    *pp = p;
+    return VP_JSON_OK;
+}
+
+static void decode_text(vp_trace *t, vp_span *s, unsigned flags, vp_buf *buf)
+{
+    if (!flags)
+        return;
+    t->stats.bad_utf8 += vp_json_unescape(*s, buf);
+    s->p = buf->data;
+    s->n = buf->len;
+}
+
+static void keep_meta(vp_trace *t, vp_span key, vp_span val)
+{
+    if (val.n > VP_TRACE_MAX_META)
+        return;
+    vp_buf_putc(&t->meta_text, t->meta_text.len ? ',' : '{');
+    vp_buf_putc(&t->meta_text, '"');
+    vp_buf_append(&t->meta_text, key.p, key.n);
+    vp_buf_append(&t->meta_text, "\":", 2);
+    vp_buf_append(&t->meta_text, val.p, val.n);
+}
+
+/* One step of the top-level machine from t->p. Sets *q to where the
+ * element ended. */
+static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_json_fail *fail)
+{
+    const char *p = vp_json_ws(t->p, t->end), *end = t->end;
+    int r;
+    *produced = STEP_NONE;
+    if (p == end)
+        return VP_JSON_MORE;
+    switch (t->st) {
+    case ST_START:
+        if (t->stats.bytes == 0 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+            p = vp_json_ws(p + 3, end);  /* a UTF-8 byte order mark */
+        if (p == end)
+            return VP_JSON_MORE;
+        if (*p == '{') {
+            t->st = ST_OBJ_FIRST_KEY;
+        } else if (*p == '[') {
+            t->array_form = 1;
+            t->st = ST_ARR_FIRST;
+        } else {
+            return fail_at(fail, p, end, "a trace: '{' (object form) or '[' (array form)");
+        }
+        p++;
+        break;
+    case ST_OBJ_FIRST_KEY:
+    case ST_OBJ_KEY: {
+        if (t->st == ST_OBJ_FIRST_KEY && *p == '}') {
+            t->st = ST_END;
+            p++;
+            break;
+        }
+        if (*p != '"')
+            return fail_at(fail, p, end, "a top-level member name (a string)");
+        vp_span k;
+        unsigned fl;
+        if ((r = vp_json_string(&p, end, &k, &fl, fail)) != VP_JSON_OK)
+            return r;
+        p = vp_json_ws(p, end);
+        if (p == end)
+            return VP_JSON_MORE;
+        if (*p != ':')
+            return fail_at(fail, p, end, "':' after a member name");
+        p++;
+        if (vp_json_str_eq(k, "traceEvents")) {
+            t->st = ST_EVENTS_OPEN;
+        } else {
+            t->key_buf.len = 0;
+            vp_buf_append(&t->key_buf, k.p, k.n);
+            t->st = ST_OBJ_VALUE;
+        }
+        break;
+    }
+    case ST_OBJ_VALUE: {
+        vp_span v;
+        if ((r = vp_json_skip(&p, end, 1, &v, fail)) != VP_JSON_OK)
+            return r;
+        vp_span k = {t->key_buf.data, t->key_buf.len};
+        keep_meta(t, k, v);
+        t->st = ST_OBJ_NEXT;
+        break;
+    }
+    case ST_EVENTS_OPEN:
+        if (*p != '[')
+            return fail_at(fail, p, end, "'[' to open the \"traceEvents\" array");
+        p++;
+        t->st = ST_ARR_FIRST;
+        break;
+    case ST_OBJ_NEXT:
+        if (*p == ',') {
+            t->st = ST_OBJ_KEY;
+        } else if (*p == '}') {
+            t->st = ST_END;
+        } else {
+            return fail_at(fail, p, end, "',' or '}' after a top-level member");
+        }
+        p++;
+        break;
+    case ST_ARR_FIRST:
+    case ST_ARR_ELEM:
+        if (*p == ']') {
+            /* "[]", or a trailing comma "[...,]": the viewer accepts both. */
+            p++;
+            t->st = t->array_form ? ST_END : ST_OBJ_NEXT;
+            break;
+        }
+        if (*p != '{')
+            return fail_at(fail, p, end, "an event object '{'");
+        {
+            unsigned nf, cf;
+            if ((r = parse_event(&p, end, ev, &nf, &cf, fail)) != VP_JSON_OK)
+                return r;
+            ev->offset = off_of(t, ev->raw.p);
+            decode_text(t, &ev->name, nf, &t->name_buf);
+            decode_text(t, &ev->cat, cf, &t->cat_buf);
+        }
+        *produced = STEP_EVENT;
+        t->st = ST_ARR_NEXT;
+        break;
+    case ST_ARR_NEXT:
+        if (*p == ',') {
+            t->st = ST_ARR_ELEM;
+        } else if (*p == ']') {
+            t->st = t->array_form ? ST_END : ST_OBJ_NEXT;
+        } else {
+            return fail_at(fail, p, end, "',' or ']' after an event");
+        }
+        p++;
+        break;
+    case ST_END:
+        return fail_at(fail, p, end, "the end of the input after the trace");
+    case ST_DONE:
+    case ST_FAILED:
+        break;
+    }
+    *q = p;
+    return VP_JSON_OK;
+}
+
+/* The input ended at t->p (nothing but the unfinished element after it). */
+static int at_end_of_input(vp_trace *t, vp_error *err)
+{
+    const char *rest = vp_json_ws(t->p, t->end);
+    int clean = rest == t->end;   /* no element was cut */
+    uint64_t off = off_of(t, t->p);
+    const char *what = NULL;
+    char msg[512];
+
+    if (t->st == ST_END && clean)
+        return 0;
+    if (t->st == ST_START && clean) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: empty input: expected a trace ('{' or '[')",
+                     t->path);
+        return -1;
+    }
+    int in_events = t->st == ST_ARR_FIRST || t->st == ST_ARR_ELEM || t->st == ST_ARR_NEXT;
+    if (clean && in_events && t->array_form)
+        return 0;  /* the viewer's repair: an unterminated array is complete */
+    if (!clean && in_events && t->st != ST_ARR_NEXT)
+        what = "the input ends inside an event";
+    else if (in_events)
+        what = "the input ends inside \"traceEvents\" (no closing ']')";
+    else
+        what = "the input ends before the end of the trace (no closing '}')";
+    uint64_t at = clean ? off : off_of(t, rest);
+    if (t->opts.partial) {
+        vp_warn("%s: %s at byte %llu; --partial: using the %llu events in the first %llu "
+                "bytes",
+                t->path, what, (unsigned long long)at, (unsigned long long)t->stats.events,
+                (unsigned long long)off);
+        t->stats.truncated = 1;
+        return 0;
+    }
+    snprintf(msg, sizeof msg,
+             "%s (truncated file? %llu events were read; --partial uses them)", what,
+             (unsigned long long)t->stats.events);
+    return input_error(t, err, at, msg);
+}
+
+int vp_trace_next(vp_trace *t, vp_event *ev, vp_error *err)
+{
+    if (t->st == ST_DONE)
+        return 0;
+    if (t->st == ST_FAILED) {
+        *err = t->failure;
+        return -1;
+    }
+    for (;;) {
+        const char *q = NULL;
+        int produced;
+        vp_json_fail fail = {0};
+        int r = step(t, ev, &q, &produced, &fail);
+        if (r == VP_JSON_OK) {
+            settle(t, q);
+            t->stats.bytes = off_of(t, t->p);
+            if (produced == STEP_EVENT) {
+                t->stats.events++;
+                return 1;
+            }
+            continue;
+        }
+        if (r == VP_JSON_ERR) {
+            input_error(t, err, off_of(t, fail.where), fail.what);
+            goto failed;
+        }
+        int m = need_more(t, t->p, err);
+        if (m == 1)
+            continue;
+        if (m < 0)
+            goto failed;
+        if (at_end_of_input(t, err) != 0)
+            goto failed;
+        t->st = ST_DONE;
+        progress_draw(t, 1);
+        return 0;
+    }
+failed:
+    progress_draw(t, 1);
+    t->failure = *err;
+    t->st = ST_FAILED;
+    return -1;
+}
+
+vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *err)
+{
+    vp_source *src = vp_source_open(path, err);
+    if (!src)
+        return NULL;
+    vp_trace *t = vp_calloc(1, sizeof *t);
+    t->src = src;
+    t->path = vp_strdup(vp_source_name(src));
+    if (opts)
+        t->opts = *opts;
+    t->progress_on = t->opts.progress && !vp_quiet && isatty(STDERR_FILENO) &&
+                     vp_source_input_size(src) >= (64u << 20);
+    clock_gettime(CLOCK_MONOTONIC, &t->progress_last);
+    int r = fetch_chunk(t, err);
+    if (r < 0) {
+        vp_trace_close(t);
+        return NULL;
+    }
+    t->p = t->chunk.data;
+    t->end = t->chunk.data ? t->chunk.data + t->chunk.len : NULL;
+    t->st = ST_START;
+    return t;
+}
+
+const cJSON *vp_trace_meta(vp_trace *t)
+{
+    if (!t->meta) {
+        if (t->meta_text.len) {
+            vp_buf_putc(&t->meta_text, '}');
+            t->meta = cJSON_ParseWithLength(t->meta_text.data, t->meta_text.len);
+            t->meta_text.len--;
+        }
+        if (!t->meta)
+            t->meta = cJSON_CreateObject();
+    }
+    return t->meta;
+}
+
+const vp_trace_stats *vp_trace_get_stats(const vp_trace *t)
+{
+    return &t->stats;
+}
+
+const char *vp_trace_name(const vp_trace *t)
+{
+    return t->path;
+}
+
+void vp_trace_close(vp_trace *t)
+{
+    if (!t)
+        return;
+    vp_source_close(t->src);
+    vp_buf_free(&t->carry);
+    vp_buf_free(&t->key_buf);
+    vp_buf_free(&t->name_buf);
+    vp_buf_free(&t->cat_buf);
+    vp_buf_free(&t->meta_text);
+    cJSON_Delete(t->meta);
+    free(t->path);
+    free(t);
+}
