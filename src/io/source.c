@@ -170,9 +170,15 @@ static int next_member(vp_source *s, vp_error *err)
     }
 }
 
-static void truncated_gzip(vp_source *s, vp_error *err, uint64_t out)
+/* The stream stops inside a member.  What was inflated so far is still
+ * handed over (--partial may use it) before the error. */
+static void truncated_gzip(vp_source *s, vp_error *err, uint64_t out, struct slot *sl)
 {
     s->truncated = 1;
+    if (sl->len) {
+        sl->comp_offset = comp_pos(s);
+        publish_slot(s, sl);
+    }
     vp_error_set(err, VP_EXIT_INPUT,
                  "%s: compressed byte %llu: truncated gzip stream: the input ends inside a "
                  "member (after %llu uncompressed bytes)",
@@ -244,7 +250,7 @@ static void run_gzip(vp_source *s, vp_error *err)
             }
             if (before_in == st->avail_in && before_out == st->avail_out) {
                 if (s->in_eof && s->in_pos == s->in_len) {
-                    truncated_gzip(s, err, out);
+                    truncated_gzip(s, err, out, sl);
                     goto out;
                 }
             }
@@ -319,7 +325,7 @@ static void run_gzip(vp_source *s, vp_error *err)
             }
             if (before_in == z.avail_in && before_out == z.avail_out && s->in_eof &&
                 s->in_pos == s->in_len) {
-                truncated_gzip(s, err, out);
+                truncated_gzip(s, err, out, sl);
                 goto out;
             }
         }

@@ -79,8 +79,7 @@ int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *fla
             if (long_string) {
                 fail->where = start - 1;
                 snprintf(fail->what, sizeof fail->what,
-                         "a string of at most %u MiB, found a longer one",
-                         VP_JSON_MAX_STRING >> 20);
+                         "a string longer than %u MiB (vprof's limit)", VP_JSON_MAX_STRING >> 20);
                 return VP_JSON_ERR;
             }
             return VP_JSON_MORE;
@@ -164,7 +163,7 @@ int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_j
             if (depth + sp + 1 > VP_JSON_MAX_DEPTH) {
                 fail->where = p;
                 snprintf(fail->what, sizeof fail->what,
-                         "nesting of at most %d levels, found deeper nesting", VP_JSON_MAX_DEPTH);
+                         "nesting deeper than %d levels (vprof's limit)", VP_JSON_MAX_DEPTH);
                 return VP_JSON_ERR;
             }
             stack[sp++] = c;

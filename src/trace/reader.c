@@ -268,9 +268,11 @@ static int time_field(const char **pp, const char *end, const char *key, int64_t
     if (r != VP_JSON_OK)
         return r;
     if (vp_json_us_to_ns(v, out) != 0) {
-        char what[64];
-        snprintf(what, sizeof what, "a number of microseconds for \"%s\"", key);
-        return fail_at(fail, at, end, what);
+        fail->where = at;
+        snprintf(fail->what, sizeof fail->what,
+                 "expected a number of microseconds for \"%s\", found %.*s%s", key,
+                 v.n > 40 ? 40 : (int)v.n, v.p, v.n > 40 ? "..." : "");
+        return VP_JSON_ERR;
     }
     return VP_JSON_OK;
 }
@@ -532,23 +534,25 @@ static int at_end_of_input(vp_trace *t, vp_error *err)
     int in_events = t->st == ST_ARR_FIRST || t->st == ST_ARR_ELEM || t->st == ST_ARR_NEXT;
     if (clean && in_events && t->array_form)
         return 0;  /* the viewer's repair: an unterminated array is complete */
-    if (!clean && in_events && t->st != ST_ARR_NEXT)
-        what = "the input ends inside an event";
+    char inside[96];
+    if (!clean && in_events && t->st != ST_ARR_NEXT) {
+        snprintf(inside, sizeof inside, "the input ends at byte %llu, inside the event that starts here",
+                 (unsigned long long)off_of(t, t->end));
+        what = inside;
+    }
     else if (in_events)
         what = "the input ends inside \"traceEvents\" (no closing ']')";
     else
         what = "the input ends before the end of the trace (no closing '}')";
     uint64_t at = clean ? off : off_of(t, rest);
     if (t->opts.partial) {
-        vp_warn("%s: %s at byte %llu; --partial: using the %llu events in the first %llu "
-                "bytes",
-                t->path, what, (unsigned long long)at, (unsigned long long)t->stats.events,
-                (unsigned long long)off);
+        vp_warn("%s: byte %llu: %s; --partial: using the %llu events before it", t->path,
+                (unsigned long long)at, what, (unsigned long long)t->stats.events);
         t->stats.truncated = 1;
         return 0;
     }
     snprintf(msg, sizeof msg,
-             "%s (truncated file? %llu events were read; --partial uses them)", what,
+             "%s (a truncated file? events read: %llu; --partial uses them)", what,
              (unsigned long long)t->stats.events);
     return input_error(t, err, at, msg);
 }
