@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/cli.h"
 #include "vprof/classify.h"
@@ -299,8 +298,6 @@ static int read_file(kernels *k, const char *path, size_t file)
 {
     vp_error err = {0};
     vp_trace_opts topts = {.partial = k->common.partial, .progress = 1};
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     vp_trace *t = vp_trace_open(path, &topts, &err);
     if (!t) {
         vp_error_print(&err);
@@ -331,15 +328,11 @@ static int read_file(kernels *k, const char *path, size_t file)
     if (st->bad_utf8)
         vp_warn("%s: %llu invalid UTF-8 sequences in names were replaced by U+FFFD",
                 vp_trace_name(t), (unsigned long long)st->bad_utf8);
-    if (k->common.verbose) {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        fprintf(stderr,
-                "vprof: %s: rank %ld (from %s); %llu events, %llu kernels, %llu bytes in %.2f s%s\n",
+    if (k->common.verbose)
+        fprintf(stderr, "vprof: %s: rank %ld (from %s); read %llu events in %llu bytes%s, counted %llu kernels\n",
                 vp_trace_name(t), k->ranks[file], vp_rank_source_name(rs),
-                (unsigned long long)st->events, (unsigned long long)fc.kernels,
-                (unsigned long long)st->bytes, secs, st->truncated ? " (truncated)" : "");
-    }
+                (unsigned long long)st->events, (unsigned long long)st->bytes,
+                st->truncated ? " (truncated)" : "", (unsigned long long)fc.kernels);
     vp_trace_close(t);
     return VP_EXIT_OK;
 }

@@ -611,8 +611,10 @@ vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *e
     t->path = vp_strdup(vp_source_name(src));
     if (opts)
         t->opts = *opts;
+    /* Worth a bar only when reading takes a moment: about 64 MiB of JSON. */
+    uint64_t worth = vp_source_is_gzip(src) ? (8u << 20) : (64u << 20);
     t->progress_on = t->opts.progress && !vp_quiet && isatty(STDERR_FILENO) &&
-                     vp_source_input_size(src) >= (64u << 20);
+                     vp_source_input_size(src) >= worth;
     clock_gettime(CLOCK_MONOTONIC, &t->progress_last);
     int r = fetch_chunk(t, err);
     if (r < 0) {

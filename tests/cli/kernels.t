@@ -154,8 +154,8 @@ Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (n
 100.0,17600,1,17600.0,17600.0,17600,17600,0.0,Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1_LBSPPA128_LBSPPB128_LBSPPM0_LPA8_LPB8_LPM0_LRVW4_LWPMn1_MIAV0_MIWT1_1_MO40_NTn1_NTA0_NTB0_NTC0_NTD0_NTM0_NEPBS2_NLCA1_NLCB1_ONLL1_PGR2_PLR1_PKA1_SIA3_SS1_SPO1_SRVW0_SSO0_SVW1_TLDS1_USFGROn1_VSn1_VWA1_VWB1_WSGRA1_WSGRB1_WS64_WG64_4_1
 END
 expect_stderr <<'END'
-vprof: amd_trace.json.gz: rank 0 (from its position on the command line); 220 events, 1 kernels, 66897 bytes in 0.00 s
-vprof: trace_filter_rank-1.json.gz: rank 1 (from distributedInfo.rank); 4720 events, 0 kernels, 1690403 bytes in 0.00 s
+vprof: amd_trace.json.gz: rank 0 (from its position on the command line); read 220 events in 66897 bytes, counted 1 kernels
+vprof: trace_filter_rank-1.json.gz: rank 1 (from distributedInfo.rank); read 4720 events in 1690403 bytes, counted 0 kernels
 END
 
 case_ 'standard input, gzip'
