@@ -25,6 +25,14 @@ int cmd_kernels(int argc, char **argv);
 extern const char cmd_kernels_usage[];
 int cmd_memory(int argc, char **argv);
 extern const char cmd_memory_usage[];
+int cmd_comm(int argc, char **argv);
+extern const char cmd_comm_usage[];
+int cmd_steps(int argc, char **argv);
+extern const char cmd_steps_usage[];
+int cmd_merge(int argc, char **argv);
+extern const char cmd_merge_usage[];
+int cmd_mfu(int argc, char **argv);
+extern const char cmd_mfu_usage[];
 
 /* Options common to the table-printing commands. */
 typedef struct vp_common_opts {
