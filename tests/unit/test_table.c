@@ -15,8 +15,12 @@
 /* Writes tables with opts and returns what came out (caller frees). */
 static char *render_n(vp_table *const *tables, size_t n, const vp_format_opts *opts)
 {
-    char *text = NULL;
-    size_t len = 0;
+    /* Static so that gcc 12 at -O2 does not take the memstream's buffer
+     * for a pointer to a dead local (-Wdangling-pointer). */
+    static char *text;
+    static size_t len;
+    text = NULL;
+    len = 0;
     FILE *f = open_memstream(&text, &len);
 
     assert_non_null(f);
