@@ -419,7 +419,8 @@ static vp_table *build_table(kernels *k)
     k->ngroups = n;
     sort_key = k->sort;
     sort_ctx = k;
-    qsort(k->groups, n, sizeof *k->groups, cmp_group);
+    if (n)
+        qsort(k->groups, n, sizeof *k->groups, cmp_group);
 
     size_t shown = k->top > 0 && (size_t)k->top < n ? (size_t)k->top : n;
     for (size_t i = 0; i < shown; i++) {

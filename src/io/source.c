@@ -55,6 +55,7 @@ struct vp_source {
     int stop;                /* consumer is closing: thread must return */
     vp_error thread_err;     /* set when the thread failed */
     int truncated;           /* ... because the gzip stream stopped inside a member */
+    uint64_t member_start;   /* compressed offset of the gzip member being inflated */
     int thread_started;
     pthread_t thread;
     uint64_t delivered;      /* uncompressed bytes handed to the consumer */
@@ -185,12 +186,15 @@ static void truncated_gzip(vp_source *s, vp_error *err, uint64_t out, struct slo
                  s->name, (unsigned long long)comp_pos(s), (unsigned long long)out);
 }
 
+/* Corruption is reported at the start of its member: how far past the bad
+ * spot the inflater had read differs between zlib and ISA-L, while the
+ * uncompressed offset pins the place exactly either way. */
 static void corrupt_gzip(vp_source *s, vp_error *err, uint64_t out, const char *what)
 {
     vp_error_set(err, VP_EXIT_INPUT,
-                 "%s: compressed byte %llu: corrupt gzip stream: %s (after %llu uncompressed "
-                 "bytes)",
-                 s->name, (unsigned long long)comp_pos(s), what, (unsigned long long)out);
+                 "%s: corrupt gzip stream in the member at compressed byte %llu: %s (after %llu "
+                 "uncompressed bytes)",
+                 s->name, (unsigned long long)s->member_start, what, (unsigned long long)out);
 }
 
 #if VPROF_HAVE_ISAL
@@ -214,6 +218,7 @@ static void run_gzip(vp_source *s, vp_error *err)
                 isal_inflate_reset(st);
                 st->crc_flag = ISAL_GZIP;
                 in_member = 1;
+                s->member_start = comp_pos(s);
             }
             if (fill_input(s, err) != 0)
                 goto out;
@@ -291,6 +296,7 @@ static void run_gzip(vp_source *s, vp_error *err)
                     goto done_slot;
                 inflateReset(&z);
                 in_member = 1;
+                s->member_start = comp_pos(s);
             }
             if (fill_input(s, err) != 0)
                 goto out;

@@ -234,7 +234,7 @@ expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: badcrc.json.gz: compressed byte 38: corrupt gzip stream: CRC-32 check failed (after 18 uncompressed bytes)
+vprof: badcrc.json.gz: corrupt gzip stream in the member at compressed byte 0: CRC-32 check failed (after 18 uncompressed bytes)
 END
 
 case_ 'JSON cut inside an event'
