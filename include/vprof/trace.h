@@ -41,6 +41,8 @@ typedef struct vp_event {
 typedef struct vp_trace_opts {
     int partial;      /* accept a truncated input, with a warning */
     int progress;     /* draw a progress bar on stderr (when it is a terminal) */
+    const char *name; /* the input's name in messages, when not its path
+                         (a temporary copy of standard input) */
 } vp_trace_opts;
 
 typedef struct vp_trace_stats {

@@ -14,12 +14,17 @@
 
 #include "cmd/cli.h"
 #include "vprof/error.h"
+#include "vprof/memevents.h"
 #include "vprof/memsnap.h"
+#include "vprof/memtimeline.h"
+#include "vprof/plot.h"
+#include "vprof/source.h"
+#include "vprof/trace.h"
 #include "vprof/table.h"
 #include "vprof/util.h"
 
 const char cmd_memory_usage[] =
-    "usage: vprof memory [options] SNAPSHOT\n"
+    "usage: vprof memory [options] SNAPSHOT|TRACE|TIMELINE\n"
     "\n"
     "Reads a CUDA memory snapshot (the pickle of torch.cuda.memory._dump_snapshot,\n"
     "or of torch.cuda.memory_snapshot()) and reports per device: the allocator's\n"
@@ -28,6 +33,13 @@ const char cmd_memory_usage[] =
     "largest allocations alive at that moment, and out-of-memory events.\n"
     "Sizes are requested bytes, as in PyTorch's memory viewer.  The pickle is\n"
     "decoded by vprof itself: nothing in it is ever executed.\n"
+    "\n"
+    "A Chrome/Kineto trace recorded with profile_memory=True gives, from its\n"
+    "[memory] events, the peak allocated and reserved bytes per device with the\n"
+    "time and the CPU op running then, and its [OutOfMemory] events.  The output\n"
+    "of profiler.export_memory_timeline() (.raw.json.gz or .json.gz) gives the\n"
+    "peak and the bytes per category (parameter, activation, gradient ...) then.\n"
+    "The input kind is told from the content; plain or gzip; - is standard input.\n"
     "\n"
     "options:\n"
     "  --top N            rows per device in the top tables (default 10, 0 = all)\n"
@@ -405,7 +417,14 @@ static vp_table *timeline_table(const vp_memsnap *s, const mem_opts *o)
     return t;
 }
 
-static int write_plot(const vp_memsnap *s, const char *path, const char *input)
+typedef int (*draw_fn)(FILE *out, const void *what, const char *title);
+
+static int draw_snapshot(FILE *out, const void *what, const char *title)
+{
+    return vp_ms_plot_svg(out, what, title);
+}
+
+static int write_plot(const char *path, const char *input, draw_fn draw, const void *what)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -415,7 +434,7 @@ static int write_plot(const vp_memsnap *s, const char *path, const char *input)
     const char *base = strrchr(input, '/');
     char title[512];
     snprintf(title, sizeof title, "vprof memory: %s", base ? base + 1 : input);
-    int rc = vp_ms_plot_svg(f, s, title);
+    int rc = draw(f, what, title);
     if (fclose(f) != 0)
         rc = -1;
     if (rc != 0) {
@@ -425,53 +444,338 @@ static int write_plot(const vp_memsnap *s, const char *path, const char *input)
     return VP_EXIT_OK;
 }
 
+/* ---- traces: [memory] events ---- */
+
+static int draw_trace(FILE *out, const void *what, const char *title)
+{
+    const vp_memevents *m = what;
+    int64_t t0 = INT64_MAX;
+    for (size_t i = 0; i < m->ndevices; i++)
+        if (m->devices[i].npoints && m->devices[i].points[0].ts < t0)
+            t0 = m->devices[i].points[0].ts;
+    vp_plot_series *sr = vp_calloc(m->ndevices ? m->ndevices : 1, sizeof *sr);
+    size_t n = 0;
+    for (size_t i = 0; i < m->ndevices; i++) {
+        const vp_mem_device *d = &m->devices[i];
+        if (!d->npoints)
+            continue;
+        double *x = vp_malloc(d->npoints * sizeof *x);
+        int64_t *a = vp_malloc(d->npoints * sizeof *a), *r = vp_malloc(d->npoints * sizeof *r);
+        size_t peak = 0;
+        for (size_t k = 0; k < d->npoints; k++) {
+            x[k] = (double)(d->points[k].ts - t0) / 1e9;
+            a[k] = d->points[k].allocated;
+            r[k] = d->points[k].reserved;
+            if (a[k] > a[peak])
+                peak = k;
+        }
+        char *label = vp_malloc(48), *pl = vp_malloc(96), dev[32], b[32];
+        vp_mem_device_name(d->type, d->id, dev, sizeof dev);
+        vp_human_bytes(b, sizeof b, (double)a[peak]);
+        snprintf(label, 48, "%s", dev);
+        snprintf(pl, 96, "peak %s allocated (%s)", b, dev);
+        sr[n++] = (vp_plot_series){label, d->npoints, x, a, r, peak, pl};
+    }
+    int rc = vp_plot_svg(out, title, "time since the first [memory] event (s)",
+                         "allocated, - - reserved", sr, n);
+    for (size_t i = 0; i < n; i++) {
+        free((void *)sr[i].label);
+        free((void *)sr[i].peak_label);
+        free((void *)sr[i].x);
+        free((void *)sr[i].solid);
+        free((void *)sr[i].dashed);
+    }
+    free(sr);
+    return rc;
+}
+
+static int trace_device_selected(const mem_opts *o, const vp_mem_device *d)
+{
+    return o->device < 0 || (d->type != 0 && d->id == o->device);
+}
+
+/* Reads the trace once for the peaks (and the points, if needed), then once
+ * more for the CPU op running at each peak: holding every op of a long
+ * trace to look one up later would cost memory in proportion to the trace. */
+static int report_trace(const mem_opts *o, const char *file, const char *path)
+{
+    vp_error err = {0};
+    vp_trace_opts topts = {.partial = o->common.partial, .progress = 1, .name = path};
+    vp_trace *t = vp_trace_open(file, &topts, &err);
+    if (!t) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    vp_memevents *m = vp_memevents_new(o->timeline || o->plot);
+    vp_event ev;
+    int r;
+    while ((r = vp_trace_next(t, &ev, &err)) == 1)
+        vp_memevents_observe(m, &ev);
+    vp_trace_close(t);
+    if (r < 0) {
+        vp_error_print(&err);
+        vp_memevents_free(m);
+        return VP_EXIT_INPUT;
+    }
+    vp_memevents_finish(m);
+    if (m->bad)
+        vp_warn("%s: %llu [memory] events without Device Type, Device Id, Bytes and the totals "
+                "were skipped", path, (unsigned long long)m->bad);
+
+    vp_op_finder *ops = vp_calloc(m->ndevices ? m->ndevices : 1, sizeof *ops);
+    for (size_t i = 0; i < m->ndevices; i++)
+        ops[i] = (vp_op_finder){.pid = m->devices[i].peak_pid, .tid = m->devices[i].peak_tid,
+                                .ts = m->devices[i].peak_alloc.ts};
+    if (m->ndevices && !o->timeline) {
+        t = vp_trace_open(file, &topts, &err);
+        while (t && (r = vp_trace_next(t, &ev, &err)) == 1)
+            for (size_t i = 0; i < m->ndevices; i++)
+                vp_op_finder_observe(&ops[i], &ev);
+        vp_trace_close(t);
+    }
+
+    int rc = VP_EXIT_OK;
+    if (o->plot)
+        rc = write_plot(o->plot, path, draw_trace, m);
+    vp_table *tables[2];
+    size_t nt = 0;
+    if (o->timeline) {
+        vp_table *tl = vp_table_new("timeline");
+        vp_table_add_col(tl, "Device", VP_COL_TEXT, 0);
+        vp_table_add_col(tl, "ts (ns)", VP_COL_INT, 0);
+        vp_table_add_col(tl, "Bytes", VP_COL_BYTES, 0);
+        vp_table_add_col(tl, "Allocated", VP_COL_BYTES, 0);
+        vp_table_add_col(tl, "Reserved", VP_COL_BYTES, 0);
+        for (size_t i = 0; i < m->ndevices; i++) {
+            const vp_mem_device *d = &m->devices[i];
+            if (!trace_device_selected(o, d))
+                continue;
+            char dev[32];
+            vp_mem_device_name(d->type, d->id, dev, sizeof dev);
+            for (size_t k = 0; k < d->npoints; k++) {
+                size_t row = vp_table_add_row(tl);
+                vp_table_set_text(tl, row, 0, dev);
+                vp_table_set_int(tl, row, 1, d->points[k].ts);
+                vp_table_set_int(tl, row, 2, d->points[k].bytes);
+                vp_table_set_int(tl, row, 3, d->points[k].allocated);
+                vp_table_set_int(tl, row, 4, d->points[k].reserved);
+            }
+        }
+        tables[nt++] = tl;
+    } else {
+        vp_table *st = vp_table_new("memory");
+        vp_table_add_col(st, "Device", VP_COL_TEXT, 0);
+        vp_table_add_col(st, "Events", VP_COL_INT, 0);
+        vp_table_add_col(st, "Peak Allocated", VP_COL_BYTES, 0);
+        vp_table_add_col(st, "Peak ts (ns)", VP_COL_INT, 0);
+        vp_table_add_col(st, "Peak Op", VP_COL_TEXT, 0);
+        vp_table_add_col(st, "Peak Reserved", VP_COL_BYTES, 0);
+        vp_table_add_col(st, "Final Allocated", VP_COL_BYTES, 0);
+        vp_table_add_col(st, "Final Reserved", VP_COL_BYTES, 0);
+        for (size_t i = 0; i < m->ndevices; i++) {
+            const vp_mem_device *d = &m->devices[i];
+            if (!trace_device_selected(o, d))
+                continue;
+            char dev[32];
+            vp_mem_device_name(d->type, d->id, dev, sizeof dev);
+            size_t row = vp_table_add_row(st);
+            vp_table_set_text(st, row, 0, dev);
+            vp_table_set_int(st, row, 1, (int64_t)(d->allocs + d->frees));
+            vp_table_set_int(st, row, 2, d->peak_alloc.allocated);
+            vp_table_set_int(st, row, 3, d->peak_alloc.ts);
+            if (ops[i].name)
+                vp_table_set_text(st, row, 4, ops[i].name);
+            vp_table_set_int(st, row, 5, d->peak_reserved.reserved);
+            vp_table_set_int(st, row, 6, d->last.allocated);
+            vp_table_set_int(st, row, 7, d->last.reserved);
+        }
+        if (m->ndevices == 0)
+            vp_table_add_note(st, "no [memory] events: record with torch.profiler.profile(profile_memory=True)");
+        tables[nt++] = st;
+        if (m->nooms) {
+            vp_table *oo = vp_table_new("out_of_memory");
+            vp_table_add_col(oo, "Device", VP_COL_TEXT, 0);
+            vp_table_add_col(oo, "ts (ns)", VP_COL_INT, 0);
+            vp_table_add_col(oo, "Requested", VP_COL_BYTES, 0);
+            vp_table_add_col(oo, "Allocated", VP_COL_BYTES, 0);
+            vp_table_add_col(oo, "Reserved", VP_COL_BYTES, 0);
+            for (size_t i = 0; i < m->nooms; i++) {
+                char dev[32];
+                vp_mem_device_name(m->ooms[i].type, m->ooms[i].id, dev, sizeof dev);
+                size_t row = vp_table_add_row(oo);
+                vp_table_set_text(oo, row, 0, dev);
+                vp_table_set_int(oo, row, 1, m->ooms[i].ts);
+                vp_table_set_int(oo, row, 2, m->ooms[i].bytes);
+                vp_table_set_int(oo, row, 3, m->ooms[i].allocated);
+                vp_table_set_int(oo, row, 4, m->ooms[i].reserved);
+            }
+            tables[nt++] = oo;
+        }
+    }
+    if (rc == VP_EXIT_OK)
+        rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/1");
+    for (size_t i = 0; i < nt; i++)
+        vp_table_free(tables[i]);
+    for (size_t i = 0; i < m->ndevices; i++)
+        free(ops[i].name);
+    free(ops);
+    vp_memevents_free(m);
+    return rc;
+}
+
+/* ---- export_memory_timeline output ---- */
+
+static int draw_timeline(FILE *out, const void *what, const char *title)
+{
+    const vp_memtimeline *tl = what;
+    double *x = vp_malloc((tl->n ? tl->n : 1) * sizeof *x);
+    int64_t t0 = INT64_MAX;
+    for (size_t k = 0; k < tl->n; k++)
+        if (tl->ts[k] >= 0 && tl->ts[k] < t0)
+            t0 = tl->ts[k];
+    for (size_t k = 0; k < tl->n; k++)
+        x[k] = tl->ts[k] < 0 || t0 == INT64_MAX ? 0.0 : (double)(tl->ts[k] - t0) / 1e9;
+    char b[32], pl[96];
+    vp_human_bytes(b, sizeof b, tl->n ? (double)tl->total[tl->peak] : 0);
+    snprintf(pl, sizeof pl, "peak %s", b);
+    vp_plot_series sr = {"all categories", tl->n, x, tl->total, NULL, tl->peak, pl};
+    int rc = vp_plot_svg(out, title, "time since profiling started (s)", "", &sr, tl->n ? 1 : 0);
+    free(x);
+    return rc;
+}
+
+static int report_timeline(const mem_opts *o, const char *data, size_t len, const char *path)
+{
+    vp_error err = {0};
+    vp_memtimeline tl;
+    if (vp_memtimeline_parse(data, len, path, &tl, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    int rc = VP_EXIT_OK;
+    if (o->plot)
+        rc = write_plot(o->plot, path, draw_timeline, &tl);
+    vp_table *t;
+    if (o->timeline) {
+        t = vp_table_new("timeline");
+        vp_table_add_col(t, "ts (ns)", VP_COL_INT, 0);
+        vp_table_add_col(t, "Total", VP_COL_BYTES, 0);
+        for (size_t k = 0; k < tl.n; k++) {
+            size_t row = vp_table_add_row(t);
+            vp_table_set_int(t, row, 0, tl.ts[k]);
+            vp_table_set_int(t, row, 1, tl.total[k]);
+        }
+        vp_table_add_note(t, "ts -1: existed before profiling started");
+    } else {
+        t = vp_table_new("categories");
+        vp_table_add_col(t, "Category", VP_COL_TEXT, 0);
+        vp_table_add_col(t, "At Peak", VP_COL_BYTES, 0);
+        vp_table_add_col(t, "Category Peak", VP_COL_BYTES, 0);
+        int64_t total = 0;
+        for (int k = 0; k < VP_MEMCAT_COUNT; k++) {
+            size_t row = vp_table_add_row(t);
+            vp_table_set_text(t, row, 0, vp_memcat_names[k]);
+            vp_table_set_int(t, row, 1, tl.at_peak[k]);
+            vp_table_set_int(t, row, 2, tl.cat_peak[k]);
+            total += tl.at_peak[k];
+        }
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, "total");
+        vp_table_set_int(t, row, 1, total);
+        if (tl.n)
+            vp_table_add_note(t, "peak at ts %lld ns (point %zu of %zu, from %s)",
+                              (long long)tl.ts[tl.peak], tl.peak + 1, tl.n,
+                              tl.raw ? "the raw [t_ns, action, bytes, category] list"
+                                     : "the [times, sizes] pair");
+        else
+            vp_table_add_note(t, "the memory timeline is empty");
+    }
+    if (rc == VP_EXIT_OK)
+        rc = vp_emit_tables(&o->common, &t, 1, "vprof.memory/1");
+    vp_table_free(t);
+    vp_memtimeline_free(&tl);
+    return rc;
+}
+
 /* ---- input ---- */
 
-/* A snapshot is a pickle (first byte PROTO, 0x80).  Anything else will be
- * a Chrome trace with [memory] events once the trace reader is wired in. */
-static vp_memsnap *load_input(const char *path, vp_error *err)
+enum input_kind { IN_PICKLE, IN_TRACE, IN_TIMELINE };
+
+/* Reads the input whole when it has to be held (a gzip pickle, a memory
+ * timeline), else only its first chunk to tell what it is.  A snapshot is a
+ * pickle (first byte PROTO, 0x80); "[[" starts an export_memory_timeline
+ * output; anything else is taken for a Chrome trace. */
+static int sniff(const char *path, int hold, enum input_kind *kind, vp_buf *whole, int *gz,
+                 vp_error *err)
 {
-    if (strcmp(path, "-") == 0) {
-        vp_buf b = {0};
-        char chunk[65536];
-        size_t n;
-        while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-            vp_buf_append(&b, chunk, n);
-        if (ferror(stdin)) {
-            vp_error_set(err, VP_EXIT_INPUT, "cannot read (stdin): %s", strerror(errno));
-            vp_buf_free(&b);
-            return NULL;
-        }
-        vp_memsnap *s = NULL;
-        if (b.len == 0 || (unsigned char)b.data[0] != 0x80)
-            vp_error_set(err, VP_EXIT_INPUT, "memory: (stdin): not a pickle (trace input is not supported yet)");
-        else
-            s = vp_memsnap_load_mem(b.data, b.len, "(stdin)", err);
-        vp_buf_free(&b);
-        return s;
+    vp_source *src = vp_source_open(path, err);
+    if (!src)
+        return -1;
+    vp_chunk ch;
+    int r = vp_source_next(src, &ch, err);
+    *gz = vp_source_is_gzip(src);
+    if (r < 0) {
+        vp_source_close(src);
+        return -1;
     }
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
+    if (r == 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: empty input: expected a memory snapshot (a pickle) or a trace",
+                     vp_source_name(src));
+        vp_source_close(src);
+        return -1;
     }
-    unsigned char first = 0;
-    ssize_t got;
-    do
-        got = read(fd, &first, 1);
-    while (got < 0 && errno == EINTR);
-    int read_errno = errno;
-    close(fd);
-    if (got < 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "cannot read %s: %s", path, strerror(read_errno));
-        return NULL;
+    if ((unsigned char)ch.data[0] == 0x80)
+        *kind = IN_PICKLE;
+    else if (vp_memtimeline_detect(ch.data, ch.len))
+        *kind = IN_TIMELINE;
+    else
+        *kind = IN_TRACE;
+    if ((*kind == IN_PICKLE && (*gz || hold)) || *kind == IN_TIMELINE) {
+        do
+            vp_buf_append(whole, ch.data, ch.len);
+        while ((r = vp_source_next(src, &ch, err)) == 1);
     }
-    if (got == 0 || first != 0x80) {
-        vp_error_set(err, VP_EXIT_INPUT, "memory: %s: not a pickle (trace input is not supported yet)", path);
-        return NULL;
-    }
-    return vp_memsnap_load(path, err);
+    vp_source_close(src);
+    return r < 0 ? -1 : 0;
 }
+
+/* Standard input is copied to a temporary file first: a snapshot is read
+ * whole anyway, and a trace is read twice. */
+static char *spool_stdin(vp_error *err)
+{
+    const char *dir = getenv("TMPDIR");
+    char *tmp = vp_malloc(4096);
+    snprintf(tmp, 4096, "%s/vprof-memory-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "cannot create a temporary file in %s: %s",
+                     dir && *dir ? dir : "/tmp", strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    char buf[1 << 16];
+    ssize_t n;
+    while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
+        if (n > 0 && write(fd, buf, (size_t)n) != n) {
+            vp_error_set(err, VP_EXIT_INPUT, "cannot write the temporary file %s: %s", tmp,
+                         strerror(errno));
+            n = -1;
+            break;
+        }
+    }
+    if (n < 0 && !err->status)
+        vp_error_set(err, VP_EXIT_INPUT, "standard input: cannot read: %s", strerror(errno));
+    close(fd);
+    if (n < 0) {
+        unlink(tmp);
+        free(tmp);
+        return NULL;
+    }
+    return tmp;
+}
+
+static int report_snapshot(const mem_opts *opts, const char *file, const vp_buf *data,
+                           const char *path);
 
 int cmd_memory(int argc, char **argv)
 {
@@ -541,13 +845,54 @@ int cmd_memory(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return vp_usage_error("memory", "no snapshot given");
+        return vp_usage_error("memory", "no input given (a snapshot, a trace or a memory timeline)");
     if (argc - optind > 1)
-        return vp_usage_error("memory", "one snapshot at a time (got %d files)", argc - optind);
+        return vp_usage_error("memory", "one input at a time (got %d files)", argc - optind);
     const char *path = argv[optind];
 
     vp_error err = {0};
-    vp_memsnap *s = load_input(path, &err);
+    char *spooled = NULL;
+    if (strcmp(path, "-") == 0) {
+        if (!(spooled = spool_stdin(&err))) {
+            vp_error_print(&err);
+            return VP_EXIT_INPUT;
+        }
+    }
+    enum input_kind kind;
+    vp_buf whole = {0};
+    int gz = 0, rc;
+    if (sniff(spooled ? spooled : path, spooled != NULL, &kind, &whole, &gz, &err) != 0) {
+        vp_error_print(&err);
+        rc = VP_EXIT_INPUT;
+    } else if (kind != IN_PICKLE && (o.by_site || o.stack_depth != 1 || o.all_frames || o.leaks)) {
+        rc = vp_usage_error("memory", "--by site, --stack, --all-frames and --leaks need a "
+                                      "snapshot: %s is a %s, which has no stacks",
+                            path, kind == IN_TRACE ? "trace" : "memory timeline");
+    } else if (kind == IN_TRACE) {
+        rc = report_trace(&o, spooled ? spooled : path, spooled ? "standard input" : path);
+    } else if (kind == IN_TIMELINE) {
+        rc = report_timeline(&o, whole.data, whole.len, spooled ? "standard input" : path);
+    } else {
+        rc = report_snapshot(&o, path, gz || spooled ? &whole : NULL,
+                             spooled ? "standard input" : path);
+    }
+    vp_buf_free(&whole);
+    if (spooled) {
+        unlink(spooled);
+        free(spooled);
+    }
+    return rc;
+}
+
+/* The snapshot path: data holds the decompressed pickle when the file was
+ * gzip, else the file is read directly. */
+static int report_snapshot(const mem_opts *opts, const char *file, const vp_buf *data,
+                           const char *path)
+{
+    mem_opts o = *opts;
+    vp_error err = {0};
+    vp_memsnap *s = data ? vp_memsnap_load_mem(data->data, data->len, path, &err)
+                         : vp_memsnap_load(file, &err);
     if (!s) {
         vp_error_print(&err);
         return err.status ? err.status : VP_EXIT_INPUT;
@@ -561,7 +906,7 @@ int cmd_memory(int argc, char **argv)
 
     int rc = VP_EXIT_OK;
     if (o.plot)
-        rc = write_plot(s, o.plot, path);
+        rc = write_plot(o.plot, path, draw_snapshot, s);
 
     vp_table *tables[5];
     size_t nt = 0;

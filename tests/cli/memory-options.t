@@ -344,14 +344,26 @@ expect_stderr <<'END'
 vprof: dict.pkl: not a memory snapshot: top level is a dict without 'segments' or 'device_traces'
 END
 
-case_ "not a pickle: traces are not read yet"
+case_ "not a pickle: read as a trace, which has no [memory] events"
 printf '{"traceEvents":[]}' > trace.json
 vp memory trace.json
+expect_status 0
+expect_stdout <<'END'
+Device  Events  Peak Allocated  Peak ts (ns)  Peak Op  Peak Reserved  Final Allocated  Final Reserved
+------  ------  --------------  ------------  -------  -------------  ---------------  --------------
+note: no [memory] events: record with torch.profiler.profile(profile_memory=True)
+END
+expect_stderr <<'END'
+END
+
+case_ "not a pickle and not JSON"
+printf 'hello' > junk.bin
+vp memory junk.bin
 expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: memory: trace.json: not a pickle (trace input is not supported yet)
+vprof: junk.bin: byte 0 (line 1, column 1): expected a trace: '{' (object form) or '[' (array form), found 'h'
 END
 
 case_ "empty file"
@@ -361,7 +373,7 @@ expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: memory: empty.pkl: not a pickle (trace input is not supported yet)
+vprof: empty.pkl: empty input: expected a memory snapshot (a pickle) or a trace
 END
 
 case_ "missing file"
@@ -370,7 +382,7 @@ expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: cannot open nonexistent.pickle: No such file or directory
+vprof: nonexistent.pickle: cannot open: No such file or directory
 END
 
 case_ "--plot to an unwritable place"
@@ -388,7 +400,7 @@ expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: memory: no snapshot given
+vprof: memory: no input given (a snapshot, a trace or a memory timeline)
 Try 'vprof help memory'.
 END
 
@@ -398,7 +410,7 @@ expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: memory: one snapshot at a time (got 2 files)
+vprof: memory: one input at a time (got 2 files)
 Try 'vprof help memory'.
 END
 

@@ -1,0 +1,74 @@
+/* Memory use from a Kineto trace's `[memory]` and `[OutOfMemory]` instant
+ * events (torch.profiler with profile_memory=True).
+ *
+ * Each `[memory]` event is one allocator call seen by the profiler, on the
+ * CPU thread that made it: `Bytes` (> 0 allocation, < 0 free) and the
+ * allocator's `Total Allocated` and `Total Reserved` after it, per
+ * (`Device Type`, `Device Id`).  Peaks are the maxima of those totals; the
+ * earliest event wins a tie.  Feed every event, then read the devices. */
+#ifndef VPROF_MEMEVENTS_H
+#define VPROF_MEMEVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/trace.h"
+
+typedef struct vp_mem_point {
+    int64_t ts;          /* ns, as in the trace */
+    int64_t bytes;       /* the call's Bytes */
+    int64_t allocated;   /* Total Allocated after it */
+    int64_t reserved;    /* Total Reserved after it */
+    int64_t order;       /* Ev Idx when present, else position in the file */
+} vp_mem_point;
+
+typedef struct vp_mem_device {
+    int type;            /* c10 DeviceType: 0 CPU, 1 CUDA, 6 HIP, 12 XPU, 13 MPS, 20 PrivateUse1 */
+    int id;              /* Device Id (-1 for CPU) */
+    uint64_t allocs, frees;
+    vp_mem_point peak_alloc;     /* the event with the highest Total Allocated */
+    vp_mem_point peak_reserved;  /* ... with the highest Total Reserved */
+    vp_mem_point last;           /* the latest event */
+    char *peak_pid, *peak_tid;   /* raw pid and tid of peak_alloc's event */
+    vp_mem_point *points;        /* every event, when kept (vp_memevents_new(1)) */
+    size_t npoints, cap;
+} vp_mem_device;
+
+typedef struct vp_mem_oom {
+    int type, id;
+    int64_t ts, bytes, allocated, reserved;
+} vp_mem_oom;
+
+typedef struct vp_memevents {
+    vp_mem_device *devices;      /* sorted by (type, id) after vp_memevents_finish */
+    size_t ndevices;
+    vp_mem_oom *ooms;
+    size_t nooms;
+    uint64_t events;             /* [memory] events seen */
+    uint64_t bad;                /* [memory] events without the totals (skipped) */
+    int keep_points;
+} vp_memevents;
+
+vp_memevents *vp_memevents_new(int keep_points);
+void vp_memevents_observe(vp_memevents *m, const vp_event *ev);
+/* Sorts devices, and each device's points by (ts, order). */
+void vp_memevents_finish(vp_memevents *m);
+void vp_memevents_free(vp_memevents *m);
+
+/* "cuda:1", "cpu", "hip:0", "type7:2" ... */
+void vp_mem_device_name(int type, int id, char *buf, size_t n);
+
+/* One event of the peak's thread that contains ts: the innermost `cpu_op`
+ * (smallest duration; a later start wins a tie).  Call for every event of a
+ * second pass over the trace. */
+typedef struct vp_op_finder {
+    const char *pid, *tid;       /* raw spans to match */
+    int64_t ts;
+    int64_t best_dur;
+    char *name;                  /* the op found, or NULL */
+    int64_t best_start;
+} vp_op_finder;
+
+void vp_op_finder_observe(vp_op_finder *f, const vp_event *ev);
+
+#endif

@@ -1,0 +1,32 @@
+/* Self-contained SVG line charts of bytes over time (memory timelines).
+ *
+ * Plain SVG 1.1 with inline attributes only (no scripts, no external fonts
+ * or styles), so that a browser shows the file as is and it can be attached
+ * to a bug report.  Each series is a step function: its value holds from a
+ * point to the next, and the last value to the end of the axis.  Millions of
+ * points are decimated to the minimum and maximum per pixel column, which
+ * keeps every spike visible. */
+#ifndef VPROF_PLOT_H
+#define VPROF_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct vp_plot_series {
+    const char *label;        /* legend, e.g. "device 0" */
+    size_t n;                 /* points (at least 1) */
+    const double *x;          /* x of each point in axis units, ascending */
+    const int64_t *solid;     /* bytes, drawn solid (active / allocated) */
+    const int64_t *dashed;    /* bytes, drawn dashed (reserved); may be NULL */
+    size_t peak;              /* the point marked with a dot */
+    const char *peak_label;   /* text beside the dot */
+} vp_plot_series;
+
+/* Writes the chart. x_label names the x axis ("time since the first event
+ * (s)"); legend_suffix follows each label ("active, - - reserved").
+ * Returns 0, or -1 on a write error. */
+int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *legend_suffix,
+                const vp_plot_series *series, size_t n);
+
+#endif
