@@ -41,7 +41,8 @@ enum { STEP_NONE, STEP_EVENT };
 
 struct vp_trace {
     vp_source *src;
-    char *path;
+    char *path;                /* the name in messages */
+    char *file;                /* what was opened ("-" = standard input) */
     vp_trace_opts opts;
     vp_chunk chunk;
     int src_ended;
@@ -222,8 +223,7 @@ static int input_error(vp_trace *t, vp_error *err, uint64_t off, const char *wha
 {
     uint64_t line, col;
     char where[160];
-    if (vp_source_locate(strcmp(t->path, "standard input") == 0 ? "-" : t->path, off, &line,
-                         &col) == 0)
+    if (vp_source_locate(t->file, off, &line, &col) == 0)
         snprintf(where, sizeof where, " (line %llu, column %llu)", (unsigned long long)line,
                  (unsigned long long)col);
     else
@@ -390,10 +390,27 @@ static void keep_meta(vp_trace *t, vp_span key, vp_span val)
     if (val.n > VP_TRACE_MAX_META)
         return;
     vp_buf_putc(&t->meta_text, t->meta_text.len ? ',' : '{');
+    size_t member = t->meta_text.len;
     vp_buf_putc(&t->meta_text, '"');
     vp_buf_append(&t->meta_text, key.p, key.n);
     vp_buf_append(&t->meta_text, "\":", 2);
     vp_buf_append(&t->meta_text, val.p, val.n);
+    if (t->meta) {
+        /* vp_trace_meta was called before this member: add it to the
+         * object already handed out, so that the pointer stays valid and
+         * the object ends up complete. */
+        vp_buf one = {0};
+        vp_buf_putc(&one, '{');
+        vp_buf_append(&one, t->meta_text.data + member, t->meta_text.len - member);
+        vp_buf_putc(&one, '}');
+        cJSON *o = cJSON_ParseWithLength(one.data, one.len);
+        if (o && o->child) {
+            cJSON *item = cJSON_DetachItemViaPointer(o, o->child);
+            cJSON_AddItemToObject(t->meta, item->string, item);
+        }
+        cJSON_Delete(o);
+        vp_buf_free(&one);
+    }
 }
 
 /* One step of the top-level machine from t->p. Sets *q to where the
@@ -590,6 +607,8 @@ int vp_trace_next(vp_trace *t, vp_event *ev, vp_error *err)
             goto failed;
         if (at_end_of_input(t, err) != 0)
             goto failed;
+        if (!t->stats.truncated)
+            t->stats.bytes = off_of(t, t->end);  /* the whitespace after the trace too */
         t->st = ST_DONE;
         progress_draw(t, 1);
         return 0;
@@ -608,7 +627,8 @@ vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *e
         return NULL;
     vp_trace *t = vp_calloc(1, sizeof *t);
     t->src = src;
-    t->path = vp_strdup(vp_source_name(src));
+    t->path = vp_strdup(opts && opts->name ? opts->name : vp_source_name(src));
+    t->file = vp_strdup(path);
     if (opts)
         t->opts = *opts;
     /* Worth a bar only when reading takes a moment: about 64 MiB of JSON. */
@@ -663,5 +683,6 @@ void vp_trace_close(vp_trace *t)
     vp_buf_free(&t->meta_text);
     cJSON_Delete(t->meta);
     free(t->path);
+    free(t->file);
     free(t);
 }
