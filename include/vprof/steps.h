@@ -49,4 +49,16 @@ size_t vp_steps_select(vp_steps *s, const vp_step_range *r);
  * recorded for it). */
 int vp_steps_selected(const vp_steps *s, int64_t correlation);
 
+/* The launching CPU call of a correlation id: its start and duration (ns).
+ * Returns 0 when no launch was recorded for it. */
+int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur);
+
+/* Index (as for vp_steps_number) of the step whose window [start, end)
+ * holds CPU time ts, or -1.  Valid after vp_steps_count or vp_steps_select. */
+long vp_steps_at(const vp_steps *s, int64_t ts);
+
+/* The window of the i-th step; returns 1 when it is selected, 0 when not,
+ * -1 when there is no i-th step. */
+int vp_steps_window(vp_steps *s, size_t i, int64_t *start, int64_t *end);
+
 #endif

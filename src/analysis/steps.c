@@ -13,9 +13,10 @@ typedef struct step {
     int selected;
 } step;
 
-/* correlation id -> launch time, open addressing; key INT64_MIN = empty. */
+/* correlation id -> launch time and duration, open addressing; key
+ * INT64_MIN = empty. */
 typedef struct launch_map {
-    int64_t *keys, *ts;
+    int64_t *keys, *ts, *dur;
     size_t cap, count;
 } launch_map;
 
@@ -36,7 +37,7 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-static void launch_put(launch_map *m, int64_t key, int64_t ts);
+static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur);
 
 static void launch_grow(launch_map *m)
 {
@@ -44,17 +45,19 @@ static void launch_grow(launch_map *m)
     m->cap = old.cap ? old.cap * 2 : 1024;
     m->keys = vp_malloc(m->cap * sizeof *m->keys);
     m->ts = vp_malloc(m->cap * sizeof *m->ts);
+    m->dur = vp_malloc(m->cap * sizeof *m->dur);
     m->count = 0;
     for (size_t i = 0; i < m->cap; i++)
         m->keys[i] = EMPTY;
     for (size_t i = 0; i < old.cap; i++)
         if (old.keys[i] != EMPTY)
-            launch_put(m, old.keys[i], old.ts[i]);
+            launch_put(m, old.keys[i], old.ts[i], old.dur[i]);
     free(old.keys);
     free(old.ts);
+    free(old.dur);
 }
 
-static void launch_put(launch_map *m, int64_t key, int64_t ts)
+static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur)
 {
     if ((m->count + 1) * 4 > m->cap * 3)
         launch_grow(m);
@@ -65,12 +68,14 @@ static void launch_put(launch_map *m, int64_t key, int64_t ts)
         m->keys[i] = key;
         m->count++;
         m->ts[i] = ts;
+        m->dur[i] = dur;
     } else if (ts < m->ts[i]) {
         m->ts[i] = ts;  /* several CPU events share an id: the first launched it */
+        m->dur[i] = dur;
     }
 }
 
-static int launch_get(const launch_map *m, int64_t key, int64_t *ts)
+static int launch_get(const launch_map *m, int64_t key, int64_t *ts, int64_t *dur)
 {
     if (!m->cap)
         return 0;
@@ -78,6 +83,8 @@ static int launch_get(const launch_map *m, int64_t key, int64_t *ts)
     while (m->keys[i] != EMPTY) {
         if (m->keys[i] == key) {
             *ts = m->ts[i];
+            if (dur)
+                *dur = m->dur[i];
             return 1;
         }
         i = (i + 1) & mask;
@@ -141,6 +148,7 @@ void vp_steps_free(vp_steps *s)
     free(s->steps);
     free(s->launches.keys);
     free(s->launches.ts);
+    free(s->launches.dur);
     free(s);
 }
 
@@ -173,7 +181,7 @@ void vp_steps_observe(vp_steps *s, const vp_event *ev)
         vp_span v;
         int64_t corr;
         if (vp_json_get(ev->args, "correlation", &v) && vp_json_int(v, &corr) == 0 && corr != EMPTY)
-            launch_put(&s->launches, corr, ev->ts);
+            launch_put(&s->launches, corr, ev->ts, ev->has_dur ? ev->dur : 0);
     }
 }
 
@@ -191,7 +199,8 @@ static void finish(vp_steps *s)
 {
     if (s->sorted)
         return;
-    qsort(s->steps, s->n, sizeof *s->steps, cmp_step);
+    if (s->n > 1)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(s->steps, s->n, sizeof *s->steps, cmp_step);
     size_t w = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (w && s->steps[w - 1].number == s->steps[i].number) {
@@ -255,11 +264,8 @@ size_t vp_steps_select(vp_steps *s, const vp_step_range *r)
     return count;
 }
 
-int vp_steps_selected(const vp_steps *s, int64_t correlation)
+long vp_steps_at(const vp_steps *s, int64_t ts)
 {
-    int64_t ts;
-    if (!launch_get(&s->launches, correlation, &ts))
-        return 0;
     /* Steps are sorted by number, which is also time order; few enough
      * that a binary search over starts suffices. */
     size_t lo = 0, hi = s->n;
@@ -270,8 +276,31 @@ int vp_steps_selected(const vp_steps *s, int64_t correlation)
         else
             hi = mid;
     }
-    if (lo == 0)
+    if (lo == 0 || ts >= s->steps[lo - 1].end)
+        return -1;
+    return (long)lo - 1;
+}
+
+int vp_steps_selected(const vp_steps *s, int64_t correlation)
+{
+    int64_t ts;
+    if (!launch_get(&s->launches, correlation, &ts, NULL))
         return 0;
-    const step *st = &s->steps[lo - 1];
-    return ts < st->end && st->selected;
+    long i = vp_steps_at(s, ts);
+    return i >= 0 && s->steps[i].selected;
+}
+
+int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur)
+{
+    return launch_get(&s->launches, correlation, ts, dur);
+}
+
+int vp_steps_window(vp_steps *s, size_t i, int64_t *start, int64_t *end)
+{
+    finish(s);
+    if (i >= s->n)
+        return -1;
+    *start = s->steps[i].start;
+    *end = s->steps[i].end;
+    return s->steps[i].selected;
 }

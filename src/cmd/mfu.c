@@ -1,0 +1,1036 @@
+/* vprof mfu: model FLOPs utilization from a trace, a training log, or
+ * numbers given on the command line. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "vprof/flops.h"
+#include "vprof/stats.h"
+#include "vprof/steps.h"
+#include "vprof/table.h"
+#include "vprof/trace.h"
+#include "vprof/trainlog.h"
+#include "vprof/util.h"
+
+const char cmd_mfu_usage[] =
+    "usage: vprof mfu [options] [TRACE]\n"
+    "\n"
+    "Model FLOPs utilization: the model's parameters and FLOPs per token, and with a\n"
+    "step time the achieved TFLOP/s per GPU and MFU. The model comes from a Hugging\n"
+    "Face config.json; the step time from TRACE's ProfilerStep#N spans (median), a\n"
+    "training log (--log) or --step-time; the accelerator from the trace's\n"
+    "deviceProperties, --gpu or --peak-tflops.\n"
+    "\n"
+    "Model:\n"
+    "  --model FILE         config.json (dense GQA/SwiGLU, MoE, DeepSeek MLA)\n"
+    "  --hidden N, --layers N, --heads N, --kv-heads N, --head-dim N, --ffn N,\n"
+    "  --vocab N, --experts N, --top-k N, --moe-ffn N, --shared-ffn N,\n"
+    "  --dense-layers N     override the config's values (or describe a model alone)\n"
+    "  --tied, --untied     the lm_head is (not) the input embedding\n"
+    "  --mlp gated|plain    SwiGLU's 3 matrices (default) or 2\n"
+    "Work per step:\n"
+    "  --seq-len N          tokens per sequence, one document each (whole context)\n"
+    "  --seqlens FILE       the real document lengths (packed batches), numbers\n"
+    "                       separated by spaces, commas or newlines; '#' comments\n"
+    "  --tokens-per-step N  tokens per optimizer step, all ranks together\n"
+    "  --global-batch N     sequences per step (tokens per step = N x --seq-len)\n"
+    "Time and hardware:\n"
+    "  --step-time T        seconds per step (\"1.82\", \"1.82s\" or \"1820ms\")\n"
+    "  --tokens-per-sec N   measured tokens per second per GPU (no step time needed)\n"
+    "  --log FILE           Megatron-LM / MindSpeed-LLM or key=value training log\n"
+    "  --steps A:B          which ProfilerStep#N of TRACE to use (as vprof kernels)\n"
+    "  --world-size N       GPUs in the job (default: the trace's distributedInfo)\n"
+    "  --gpu NAME           the accelerator, e.g. \"H100 SXM\", \"910B3\" (see docs/mfu.md)\n"
+    "  --peak-tflops X      dense peak TFLOP/s per device, instead of the table\n"
+    "  --dtype D            bf16 (default), fp16 or fp8 peak\n"
+    "Counting:\n"
+    "  --convention C       full, causal, or both (default): attention over the whole\n"
+    "                       square (PaLM, nanoGPT, VeOmni) or causal (Megatron-LM)\n"
+    "  --recompute R        none (default), selective or full: also print HFU\n"
+    "  -f, --format FMT     table (default), csv, tsv, json, md\n"
+    "  -o, --output FILE    write there instead of standard output\n"
+    "      --partial        accept a truncated trace, with a warning\n"
+    "  -v, --verbose        say what was read\n"
+    "  -q, --quiet          no warnings, no progress bar\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Examples:\n"
+    "  vprof mfu --model config.json --seq-len 8192\n"
+    "  vprof mfu trace.json.gz --model config.json --seq-len 8192 --tokens-per-step 1048576\n"
+    "  vprof mfu --log megatron.log --model config.json --gpu H100\n";
+
+enum {
+    OPT_MODEL = VP_OPT_FIRST_CMD,
+    OPT_HIDDEN, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_HEAD_DIM, OPT_FFN, OPT_VOCAB,
+    OPT_EXPERTS, OPT_TOP_K, OPT_MOE_FFN, OPT_SHARED_FFN, OPT_DENSE_LAYERS,
+    OPT_TIED, OPT_UNTIED, OPT_MLP,
+    OPT_SEQ_LEN, OPT_SEQLENS, OPT_TOKENS_PER_STEP, OPT_GLOBAL_BATCH,
+    OPT_STEP_TIME, OPT_TOKENS_PER_SEC, OPT_LOG, OPT_STEPS, OPT_WORLD_SIZE,
+    OPT_GPU, OPT_PEAK, OPT_DTYPE, OPT_CONVENTION, OPT_RECOMPUTE,
+};
+
+/* The model flags that set one integer of vp_model. */
+static const struct {
+    int opt;
+    const char *name;
+    size_t off;
+} model_flags[] = {
+    {OPT_HIDDEN, "--hidden", offsetof(vp_model, hidden)},
+    {OPT_LAYERS, "--layers", offsetof(vp_model, layers)},
+    {OPT_HEADS, "--heads", offsetof(vp_model, heads)},
+    {OPT_KV_HEADS, "--kv-heads", offsetof(vp_model, kv_heads)},
+    {OPT_HEAD_DIM, "--head-dim", offsetof(vp_model, head_dim)},
+    {OPT_FFN, "--ffn", offsetof(vp_model, ffn)},
+    {OPT_VOCAB, "--vocab", offsetof(vp_model, vocab)},
+    {OPT_EXPERTS, "--experts", offsetof(vp_model, experts)},
+    {OPT_TOP_K, "--top-k", offsetof(vp_model, top_k)},
+    {OPT_MOE_FFN, "--moe-ffn", offsetof(vp_model, moe_ffn)},
+    {OPT_SHARED_FFN, "--shared-ffn", offsetof(vp_model, shared_ffn)},
+    {OPT_DENSE_LAYERS, "--dense-layers", offsetof(vp_model, first_dense)},
+};
+#define N_MODEL_FLAGS (sizeof model_flags / sizeof model_flags[0])
+
+enum { CONV_FULL = 1, CONV_CAUSAL = 2 };
+
+typedef struct mfu {
+    vp_common_opts common;
+    const char *model_path, *log_path, *seqlens_path, *gpu, *trace_path;
+    int64_t flag_value[N_MODEL_FLAGS];
+    int flag_set[N_MODEL_FLAGS];
+    int tied;               /* -1 = as the config says */
+    int plain_mlp;          /* -1 = as the config says */
+    int64_t seq_len, tokens_per_step, global_batch, world_size;
+    double step_time, tokens_per_sec, peak;
+    vp_dtype dtype;
+    int convs;              /* CONV_* bits */
+    vp_recompute recompute;
+    vp_step_range steps;
+    int has_steps;
+
+    vp_model model;
+    double tokens, sq_sum;  /* of the documents the attention term is averaged over */
+    vp_flops flops[2];      /* full, causal */
+    const char *peak_what;  /* for the note: where the peak comes from */
+    char peak_note[512];
+    char lengths_note[512];
+} mfu;
+
+/* ---- option values ------------------------------------------------------ */
+
+static int parse_count(const char *opt, const char *arg, int64_t *out)
+{
+    char *e;
+    errno = 0;
+    long long v = strtoll(arg, &e, 10);
+    if (*e || e == arg || errno || v <= 0) {
+        vp_usage_error("mfu", "%s: expected a positive whole number, found '%s'", opt, arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_positive(const char *opt, const char *arg, double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(arg, &e);
+    if (*e || e == arg || errno || !(v > 0) || !isfinite(v)) {
+        vp_usage_error("mfu", "%s: expected a positive number, found '%s'", opt, arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* "1.82", "1.82s", "1820ms", "1820 ms". */
+static int parse_seconds(const char *arg, double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(arg, &e);
+    while (*e == ' ')
+        e++;
+    double scale = 1;
+    if (strcmp(e, "ms") == 0)
+        scale = 1e-3;
+    else if (strcmp(e, "us") == 0)
+        scale = 1e-6;
+    else if (*e && strcmp(e, "s") != 0)
+        e = NULL;
+    if (!e || e == arg || errno || !(v > 0) || !isfinite(v)) {
+        vp_usage_error("mfu", "--step-time: expected seconds (\"1.82\", \"1.82s\" or \"1820ms\"), "
+                       "found '%s'", arg);
+        return -1;
+    }
+    *out = v * scale;
+    return 0;
+}
+
+/* Sums the lengths of a --seqlens file: numbers separated by white space
+ * or commas, '#' to the end of a line a comment. */
+static int read_seqlens(const char *path, double *tokens, double *sq_sum, int64_t *docs,
+                        vp_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        vp_error_set(err, VP_EXIT_INPUT, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    *tokens = *sq_sum = 0;
+    *docs = 0;
+    char word[32];
+    size_t n = 0;
+    long line = 1;
+    int c, comment = 0, rc = 0;
+    do {
+        c = getc(f);
+        if (c == '#')
+            comment = 1;
+        if (comment || c == EOF || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+            if (n) {
+                word[n] = 0;
+                char *e;
+                errno = 0;
+                long long v = strtoll(word, &e, 10);
+                if (*e || errno || v <= 0) {
+                    vp_error_set(err, VP_EXIT_INPUT,
+                                 "%s:%ld: expected a document length (a positive whole number), "
+                                 "found '%s'", path, line, word);
+                    rc = -1;
+                    break;
+                }
+                *tokens += (double)v;
+                *sq_sum += (double)v * (double)v;
+                ++*docs;
+                n = 0;
+            }
+            if (c == '\n') {
+                line++;
+                comment = 0;
+            }
+            continue;
+        }
+        if (n + 1 >= sizeof word) {
+            vp_error_set(err, VP_EXIT_INPUT, "%s:%ld: a word too long for a document length",
+                         path, line);
+            rc = -1;
+            break;
+        }
+        word[n++] = (char)c;
+    } while (c != EOF);
+    if (rc == 0 && ferror(f)) {
+        vp_error_set(err, VP_EXIT_INPUT, "cannot read %s", path);
+        rc = -1;
+    }
+    if (rc == 0 && *docs == 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: no document lengths in it", path);
+        rc = -1;
+    }
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+static int build_model(mfu *m)
+{
+    vp_error err = {0};
+    if (m->model_path) {
+        if (vp_model_load(m->model_path, &m->model, &err) != 0) {
+            vp_error_print(&err);
+            return err.status;
+        }
+    } else {
+        int any = 0;
+        for (size_t i = 0; i < N_MODEL_FLAGS; i++)
+            any |= m->flag_set[i];
+        if (!any)
+            return vp_usage_error("mfu", "no model: give --model config.json, or describe it with "
+                                  "--hidden, --layers, --heads, --ffn and --vocab");
+        memset(&m->model, 0, sizeof m->model);
+    }
+    for (size_t i = 0; i < N_MODEL_FLAGS; i++)
+        if (m->flag_set[i])
+            *(int64_t *)((char *)&m->model + model_flags[i].off) = m->flag_value[i];
+    if (m->flag_set[OPT_DENSE_LAYERS - OPT_HIDDEN])
+        m->model.moe_layers = 0;   /* derived again from the new count */
+    if (m->tied >= 0)
+        m->model.tied = m->tied;
+    if (m->plain_mlp >= 0)
+        m->model.plain_mlp = m->plain_mlp;
+    if (vp_model_check(&m->model, &err) != 0)
+        return vp_usage_error("mfu", "%s", err.msg);
+    return VP_EXIT_OK;
+}
+
+static void add_param_row(vp_table *t, const char *what, int64_t v)
+{
+    size_t r = vp_table_add_row(t);
+    vp_table_set_text(t, r, 0, what);
+    vp_table_set_int(t, r, 1, v);
+}
+
+static vp_table *model_table(const mfu *m)
+{
+    const vp_model *md = &m->model;
+    vp_params p;
+    vp_model_params(md, &p);
+    vp_table *t = vp_table_new("model");
+    vp_table_add_col(t, "Parameters", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Count", VP_COL_INT, 0);
+    add_param_row(t, "total", p.total);
+    add_param_row(t, "total without input embedding", p.total - p.embedding);
+    if (md->experts) {
+        add_param_row(t, "active per token", p.active);
+        add_param_row(t, "active without input embedding", p.active - p.embedding);
+    }
+    add_param_row(t, "input embedding", p.embedding);
+    add_param_row(t, "lm_head", p.lm_head);
+    add_param_row(t, "attention", p.attention);
+    add_param_row(t, md->experts ? "MLP and experts" : "MLP", p.mlp);
+    add_param_row(t, "norms", p.norms);
+    add_param_row(t, "matmul weights per token (N)", p.matmul);
+    if (md->mtp_layers)
+        add_param_row(t, "MTP module (not in total)", p.mtp);
+
+    vp_buf b = {0};
+    vp_buf_printf(&b, "%s: %s", m->model_path ? m->model_path : "model from flags",
+                  md->type[0] ? md->type : "no model_type");
+    vp_buf_printf(&b, ", %lld layers, hidden %lld, %lld heads", (long long)md->layers,
+                  (long long)md->hidden, (long long)md->heads);
+    if (md->kv_lora_rank)
+        vp_buf_printf(&b, " (MLA)");
+    else
+        vp_buf_printf(&b, " (%lld KV, head dim %lld)", (long long)md->kv_heads,
+                      (long long)md->head_dim);
+    if (md->experts)
+        vp_buf_printf(&b, ", %lld experts, top %lld, %lld MoE layers", (long long)md->experts,
+                      (long long)md->top_k, (long long)md->moe_layers);
+    vp_buf_printf(&b, ", %s embeddings", md->tied ? "tied" : "untied");
+    vp_table_add_note(t, "%s", vp_buf_cstr(&b));
+    vp_buf_free(&b);
+    if (md->experts)
+        vp_table_add_note(t, "active: each MoE layer's router, shared experts and %lld of its "
+                          "%lld routed experts", (long long)md->top_k, (long long)md->experts);
+    if (md->mtp_layers)
+        vp_table_add_note(t, "MTP: its own weights, without the embedding and head it shares "
+                          "with the main model; not in the FLOPs");
+    return t;
+}
+
+static void flops_notes(const mfu *m, vp_table *t);
+
+static vp_table *flops_table(const mfu *m)
+{
+    vp_table *t = vp_table_new("flops");
+    vp_table_add_col(t, "Term", VP_COL_TEXT, 0);
+    int cols[2] = {-1, -1};
+    if (m->convs & CONV_FULL)
+        cols[0] = vp_table_add_col(t, "Full GFLOP/token", VP_COL_RATIO, 3);
+    if (m->convs & CONV_CAUSAL)
+        cols[1] = vp_table_add_col(t, "Causal GFLOP/token", VP_COL_RATIO, 3);
+    static const char *const terms[] = {"dense matmuls", "attention", "lm_head", "total"};
+    for (int i = 0; i < 4; i++) {
+        size_t r = vp_table_add_row(t);
+        vp_table_set_text(t, r, 0, terms[i]);
+        for (int c = 0; c < 2; c++) {
+            if (cols[c] < 0)
+                continue;
+            const vp_flops *f = &m->flops[c];
+            double v = i == 0 ? f->dense : i == 1 ? f->attention : i == 2 ? f->lm_head : f->total;
+            vp_table_set_double(t, r, cols[c], v / 1e9);
+        }
+    }
+    flops_notes(m, t);
+    return t;
+}
+
+/* ---- the rate: trace, log or flags -------------------------------------- */
+
+typedef struct rate {
+    double step_time;       /* median seconds per step; NAN when not known */
+    double tokens_per_gpu;  /* tokens per second per GPU */
+    int64_t tokens_per_step;
+    int64_t world_size;
+    vp_table *steps;        /* the steps or iterations table */
+} rate;
+
+static int is_step_event(const vp_event *ev)
+{
+    return ev->ph == 'X' && ev->name.n > 13 && memcmp(ev->name.p, "ProfilerStep#", 13) == 0;
+}
+
+/* The median of the selected steps, the first flagged (and left out) when
+ * it is an outlier: more than 20% off the median of the others, as a
+ * warm-up step or one that includes the profiler's start is. */
+static int steps_median(mfu *m, vp_steps *steps, const char *path, rate *r, vp_buf *note)
+{
+    size_t n = vp_steps_count(steps);
+    if (n == 0)
+        return vp_usage_error("mfu", "%s has no ProfilerStep#N annotations: give the step time "
+                              "with --step-time", path);
+    size_t chosen = n;
+    if (m->has_steps)
+        chosen = vp_steps_select(steps, &m->steps);
+    else {
+        vp_step_range all = {0};
+        vp_steps_select(steps, &all);
+    }
+    if (chosen == 0)
+        return vp_usage_error("mfu", "--steps selects none of the steps in %s (ProfilerStep#%ld to "
+                              "#%ld)", path, vp_steps_number(steps, 0), vp_steps_number(steps, n - 1));
+    int64_t *d = vp_malloc(n * sizeof *d);
+    size_t *idx = vp_malloc(n * sizeof *idx);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t a, b;
+        if (vp_steps_window(steps, i, &a, &b) == 1) {
+            idx[k] = i;
+            d[k++] = b - a;
+        }
+    }
+    int first_out = 0;
+    if (k >= 3) {
+        int64_t *rest = vp_malloc((k - 1) * sizeof *rest);
+        memcpy(rest, d + 1, (k - 1) * sizeof *rest);
+        vp_summary s;
+        vp_summarize(rest, k - 1, &s);
+        free(rest);
+        first_out = fabs((double)d[0] - s.median) > 0.2 * s.median;
+    }
+    vp_table *t = vp_table_new("steps");
+    vp_table_add_col(t, "Step", VP_COL_INT, 0);
+    vp_table_add_col(t, "Duration", VP_COL_NS, 0);
+    vp_table_add_col(t, "Used", VP_COL_TEXT, 0);
+    for (size_t i = 0, j = 0; i < n; i++) {
+        int64_t a, b;
+        int sel = vp_steps_window(steps, i, &a, &b);
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, vp_steps_number(steps, i));
+        vp_table_set_int(t, row, 1, b - a);
+        const char *used = "no (not in --steps)";
+        if (sel == 1)
+            used = j++ == 0 && first_out ? "no (first step, outlier)" : "yes";
+        vp_table_set_text(t, row, 2, used);
+    }
+    vp_summary s;
+    vp_summarize(d + first_out, k - (size_t)first_out, &s);
+    r->step_time = s.median / 1e9;
+    r->steps = t;
+    vp_buf_printf(note, "step time: median of %zu ProfilerStep spans in %s", k - (size_t)first_out,
+                  path);
+    if (first_out)
+        vp_buf_printf(note, " (the first, #%ld, is an outlier and left out)",
+                      vp_steps_number(steps, idx[0]));
+    free(d);
+    free(idx);
+    return VP_EXIT_OK;
+}
+
+/* Reads the trace: its steps, deviceProperties and distributedInfo. */
+static int read_trace(mfu *m, rate *r, vp_buf *notes, char **device)
+{
+    vp_error err = {0};
+    vp_trace_opts topts = {.partial = m->common.partial, .progress = 1};
+    vp_trace *t = vp_trace_open(m->trace_path, &topts, &err);
+    if (!t) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    vp_steps *steps = vp_steps_new();
+    vp_event ev;
+    int rc;
+    while ((rc = vp_trace_next(t, &ev, &err)) == 1)
+        if (is_step_event(&ev))
+            vp_steps_observe(steps, &ev);
+    int status = VP_EXIT_OK;
+    if (rc < 0) {
+        vp_error_print(&err);
+        status = VP_EXIT_INPUT;
+        goto out;
+    }
+    const char *name = vp_trace_name(t);
+    const cJSON *meta = vp_trace_meta(t);
+    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
+    if (m->world_size) {
+        r->world_size = m->world_size;
+        vp_buf_printf(notes, "world size: %lld (--world-size)\n", (long long)r->world_size);
+    } else if (cJSON_IsNumber(ws) && ws->valuedouble >= 1) {
+        r->world_size = (int64_t)ws->valuedouble;
+        vp_buf_printf(notes, "world size: %lld (distributedInfo.world_size)\n",
+                      (long long)r->world_size);
+    } else if (!di) {
+        r->world_size = 1;
+        vp_buf_printf(notes, "world size: 1 (no distributedInfo: a single process; "
+                      "--world-size says otherwise)\n");
+    } else if (!m->tokens_per_sec) {
+        status = vp_usage_error("mfu", "%s: distributedInfo has no world_size: give the number of "
+                                "GPUs with --world-size", name);
+        goto out;
+    }
+    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
+    const cJSON *dev0 = cJSON_GetArrayItem(devs, 0);
+    const cJSON *dname = cJSON_GetObjectItemCaseSensitive(dev0, "name");
+    if (cJSON_IsString(dname)) {
+        *device = vp_strdup(dname->valuestring);
+        const cJSON *d;
+        cJSON_ArrayForEach(d, devs) {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(d, "name");
+            if (cJSON_IsString(nm) && strcmp(nm->valuestring, dname->valuestring) != 0) {
+                vp_warn("%s: deviceProperties lists different devices (%s, %s): the first is "
+                        "used; --gpu chooses", name, dname->valuestring, nm->valuestring);
+                break;
+            }
+        }
+    }
+    if (m->step_time) {
+        r->step_time = m->step_time;
+        vp_buf_printf(notes, "step time: --step-time (the trace's steps are listed)\n");
+        vp_buf b = {0};
+        rate tmp = {0};
+        if (vp_steps_count(steps) && steps_median(m, steps, name, &tmp, &b) == VP_EXIT_OK)
+            r->steps = tmp.steps;
+        vp_buf_free(&b);
+    } else if (!m->tokens_per_sec) {
+        vp_buf b = {0};
+        status = steps_median(m, steps, name, r, &b);
+        if (status == VP_EXIT_OK)
+            vp_buf_printf(notes, "%s\n", vp_buf_cstr(&b));
+        vp_buf_free(&b);
+    }
+out:
+    vp_steps_free(steps);
+    vp_trace_close(t);
+    return status;
+}
+
+static double median_of(double *v, size_t n)
+{
+    /* Few values (log lines): insertion sort. */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double peak_flops(const mfu *m)
+{
+    return m->peak * 1e12;
+}
+
+/* Log mode: one row per iteration record, the medians into r. */
+static int read_log(mfu *m, const vp_trainlog *log, rate *r, vp_buf *notes)
+{
+    const char *path = m->log_path;
+    int64_t world = m->world_size ? m->world_size : log->world_size;
+    int need_world = 0;
+    vp_table *t = vp_table_new("iterations");
+    int c_it = vp_table_add_col(t, "Iteration", VP_COL_INT, 0);
+    int c_time = vp_table_add_col(t, "Step Time", VP_COL_NS_F, 0);
+    int c_tok = vp_table_add_col(t, "Tokens/s/GPU", VP_COL_INT, 0);
+    int c_log = vp_table_add_col(t, "Log TFLOP/s/GPU", VP_COL_RATIO, 1);
+    int c_tf[2] = {-1, -1}, c_mfu[2] = {-1, -1};
+    if (m->convs & CONV_FULL)
+        c_tf[0] = vp_table_add_col(t, "Full TFLOP/s/GPU", VP_COL_RATIO, 1);
+    if (m->convs & CONV_CAUSAL)
+        c_tf[1] = vp_table_add_col(t, "Causal TFLOP/s/GPU", VP_COL_RATIO, 1);
+    int cmp = m->convs & CONV_CAUSAL ? 1 : 0;
+    int c_diff = vp_table_add_col(t, "Log vs vprof", VP_COL_PERCENT, 2);
+    if (m->convs & CONV_FULL)
+        c_mfu[0] = vp_table_add_col(t, "Full MFU", VP_COL_PERCENT, 1);
+    if (m->convs & CONV_CAUSAL)
+        c_mfu[1] = vp_table_add_col(t, "Causal MFU", VP_COL_PERCENT, 1);
+    r->steps = t;
+
+    double *times = vp_malloc((log->n + 1) * sizeof *times);
+    double *toks = vp_malloc((log->n + 1) * sizeof *toks);
+    size_t nt = 0, nk = 0, have_log_tflops = 0;
+    for (size_t i = 0; i < log->n; i++) {
+        const vp_iter_rec *rec = &log->recs[i];
+        double tok = NAN;
+        if (!isnan(rec->tokens_per_s)) {
+            if (rec->tokens_per_gpu)
+                tok = rec->tokens_per_s;
+            else if (world > 0)
+                tok = rec->tokens_per_s / (double)world;
+            else
+                need_world = 1;
+        } else if (!isnan(rec->time_s) && rec->time_s > 0) {
+            int64_t per_step = m->tokens_per_step;
+            if (!per_step) {
+                int64_t gbs = m->global_batch ? m->global_batch
+                              : rec->global_batch > 0 ? rec->global_batch : log->global_batch;
+                int64_t seq = m->seq_len ? m->seq_len : log->seq_length;
+                if (gbs > 0 && seq > 0)
+                    per_step = gbs * seq;
+            }
+            if (per_step && world > 0)
+                tok = (double)per_step / rec->time_s / (double)world;
+            else if (!per_step) {
+                free(times);
+                free(toks);
+                return vp_usage_error("mfu", "%s:%ld: tokens per iteration unknown: give "
+                                      "--tokens-per-step, or --global-batch and --seq-len", path,
+                                      rec->line);
+            } else {
+                need_world = 1;
+            }
+        }
+        if (need_world) {
+            free(times);
+            free(toks);
+            return vp_usage_error("mfu", "%s: the log does not say how many GPUs ran the job: "
+                                  "give --world-size", path);
+        }
+        size_t row = vp_table_add_row(t);
+        if (rec->iteration >= 0)
+            vp_table_set_int(t, row, c_it, rec->iteration);
+        if (!isnan(rec->time_s)) {
+            vp_table_set_double(t, row, c_time, rec->time_s * 1e9);
+            times[nt++] = rec->time_s;
+        }
+        if (!isnan(rec->tflops)) {
+            vp_table_set_double(t, row, c_log, rec->tflops);
+            have_log_tflops++;
+        }
+        if (isnan(tok))
+            continue;
+        toks[nk++] = tok;
+        vp_table_set_double(t, row, c_tok, tok);
+        for (int c = 0; c < 2; c++) {
+            if (c_tf[c] < 0)
+                continue;
+            double tf = tok * m->flops[c].total;
+            vp_table_set_double(t, row, c_tf[c], tf / 1e12);
+            vp_table_set_double(t, row, c_mfu[c], 100 * tf / peak_flops(m));
+            if (c == cmp && !isnan(rec->tflops))
+                vp_table_set_double(t, row, c_diff, 100 * (rec->tflops * 1e12 - tf) / tf);
+        }
+    }
+    r->step_time = nt ? median_of(times, nt) : NAN;
+    r->tokens_per_gpu = nk ? median_of(toks, nk) : NAN;
+    r->world_size = world;
+    free(times);
+    free(toks);
+    if (!nk)
+        return vp_usage_error("mfu", "%s: no iteration lines with a time or a throughput "
+                              "(docs/mfu.md lists the forms read)", path);
+    vp_buf_printf(notes, "tokens/s/GPU: median of %zu iterations in %s\n", nk, path);
+    if (world > 0)
+        vp_buf_printf(notes, "world size: %lld (%s)\n", (long long)world,
+                      m->world_size ? "--world-size" : "the log's world_size");
+    if (have_log_tflops)
+        vp_table_add_note(t, "Log vs vprof: the log's own TFLOP/s/GPU against vprof's %s figure "
+                          "(Megatron-LM counts %s)", cmp ? "causal" : "full",
+                          cmp ? "causal attention since 2025-03, the full square before"
+                              : "causal attention since 2025-03");
+    return VP_EXIT_OK;
+}
+
+/* ---- the peak ------------------------------------------------------------ */
+
+static int resolve_peak(mfu *m, const char *device)
+{
+    if (m->peak) {
+        snprintf(m->peak_note, sizeof m->peak_note, "peak: %g TFLOP/s per device (--peak-tflops)",
+                 m->peak);
+        return VP_EXIT_OK;
+    }
+    const char *name = m->gpu ? m->gpu : device;
+    const char *from = m->gpu ? "--gpu" : "deviceProperties";
+    if (!name)
+        return vp_usage_error("mfu", "the accelerator is not known%s: give --gpu NAME (e.g. "
+                              "\"H100 SXM\") or --peak-tflops N",
+                              m->trace_path ? " (the trace has no deviceProperties)" : "");
+    const vp_peak *p = vp_peak_lookup(name);
+    if (!p)
+        return vp_usage_error("mfu", "'%s' (%s) is not in vprof's peak table: give its dense "
+                              "peak with --peak-tflops N", name, from);
+    double v = p->tflops[m->dtype];
+    if (!(v > 0))
+        return vp_usage_error("mfu", "no dense %s peak known for the %s: give --peak-tflops N%s",
+                              vp_dtype_name(m->dtype), p->device,
+                              m->dtype == VP_DTYPE_BF16 && p->tflops[VP_DTYPE_FP16] > 0
+                                  ? " or --dtype fp16" : "");
+    m->peak = v;
+    snprintf(m->peak_note, sizeof m->peak_note,
+             "peak: %g TFLOP/s dense %s per device, %s (%s); \"%s\" matched in \"%s\" (%s)", v,
+             vp_dtype_name(m->dtype), p->device, p->source, p->key, name, from);
+    return VP_EXIT_OK;
+}
+
+static vp_table *mfu_table(const mfu *m, const rate *r, const char *notes)
+{
+    vp_table *t = vp_table_new("mfu");
+    int c_conv = vp_table_add_col(t, "Convention", VP_COL_TEXT, 0);
+    int c_time = vp_table_add_col(t, "Step Time", VP_COL_NS_F, 0);
+    int c_tok = vp_table_add_col(t, "Tokens/s/GPU", VP_COL_INT, 0);
+    int c_gf = vp_table_add_col(t, "GFLOP/token", VP_COL_RATIO, 3);
+    int c_tf = vp_table_add_col(t, "TFLOP/s/GPU", VP_COL_RATIO, 1);
+    int c_peak = vp_table_add_col(t, "Peak TFLOP/s", VP_COL_RATIO, 2);
+    int c_mfu = vp_table_add_col(t, "MFU", VP_COL_PERCENT, 1);
+    int c_hfu = m->recompute != VP_RECOMPUTE_NONE ? vp_table_add_col(t, "HFU", VP_COL_PERCENT, 1)
+                                                  : -1;
+    static const char *const names[] = {"full", "causal"};
+    for (int c = 0; c < 2; c++) {
+        if (!(m->convs & (1 << c)))
+            continue;
+        size_t row = vp_table_add_row(t);
+        const vp_flops *f = &m->flops[c];
+        double achieved = r->tokens_per_gpu * f->total;
+        vp_table_set_text(t, row, c_conv, names[c]);
+        if (!isnan(r->step_time))
+            vp_table_set_double(t, row, c_time, r->step_time * 1e9);
+        vp_table_set_double(t, row, c_tok, r->tokens_per_gpu);
+        vp_table_set_double(t, row, c_gf, f->total / 1e9);
+        vp_table_set_double(t, row, c_tf, achieved / 1e12);
+        vp_table_set_double(t, row, c_peak, m->peak);
+        vp_table_set_double(t, row, c_mfu, 100 * achieved / peak_flops(m));
+        if (c_hfu >= 0)
+            vp_table_set_double(t, row, c_hfu,
+                                100 * r->tokens_per_gpu * vp_flops_hardware(f, m->recompute) /
+                                    peak_flops(m));
+    }
+    /* One note per line of the collected notes. */
+    for (const char *s = notes; *s;) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n)
+            vp_table_add_note(t, "%.*s", (int)n, s);
+        s += n + (e != NULL);
+    }
+    vp_table_add_note(t, "%s", m->peak_note);
+    for (int c = 0; c < 2; c++)
+        if ((m->convs & (1 << c)) && r->tokens_per_gpu * m->flops[c].total > peak_flops(m)) {
+            vp_warn("MFU above 100%%: the tokens per step, the world size, the model or the peak "
+                    "are not this run's");
+            break;
+        }
+    if (m->recompute != VP_RECOMPUTE_NONE)
+        vp_table_add_note(t, "HFU counts the %s recomputation as work done", m->recompute ==
+                          VP_RECOMPUTE_FULL ? "full (every layer's forward)"
+                                            : "selective (core attention)");
+    return t;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+/* The documents the attention term is averaged over: --seqlens, or one
+ * sequence of --seq-len (or the log's seq_length) tokens. */
+static int lengths(mfu *m, const vp_trainlog *log)
+{
+    int64_t seq = m->seq_len ? m->seq_len : log ? log->seq_length : -1;
+    if (m->seqlens_path) {
+        vp_error err = {0};
+        int64_t docs;
+        if (read_seqlens(m->seqlens_path, &m->tokens, &m->sq_sum, &docs, &err) != 0) {
+            vp_error_print(&err);
+            return err.status;
+        }
+        snprintf(m->lengths_note, sizeof m->lengths_note,
+                 "attention per document: %lld documents in %s, %.0f tokens, mean length %.1f",
+                 (long long)docs, m->seqlens_path, m->tokens, m->tokens / (double)docs);
+        if (!m->tokens_per_step && !m->global_batch && !m->tokens_per_sec)
+            m->tokens_per_step = (int64_t)m->tokens;
+        return VP_EXIT_OK;
+    }
+    if (seq <= 0)
+        return vp_usage_error("mfu", "the sequence length is not known: give --seq-len N (tokens "
+                              "per sequence) or --seqlens FILE (document lengths)");
+    m->tokens = (double)seq;
+    m->sq_sum = (double)seq * (double)seq;
+    snprintf(m->lengths_note, sizeof m->lengths_note,
+             "attention over whole sequences of %lld tokens%s, one document each (--seqlens "
+             "gives real document lengths)", (long long)seq,
+             m->seq_len ? "" : " (the log's seq_length)");
+    return VP_EXIT_OK;
+}
+
+static void flops_notes(const mfu *m, vp_table *t)
+{
+    vp_table_add_note(t, "%s", m->lengths_note);
+    if (m->convs == (CONV_FULL | CONV_CAUSAL))
+        vp_table_add_note(t, "full: the whole s^2 per document (PaLM, nanoGPT, VeOmni); causal: "
+                          "s^2/2 (Megatron-LM since 2025-03)");
+    if (m->model.sliding_window && m->model.sliding_window < (int64_t)(m->sq_sum / m->tokens))
+        vp_warn("the config has a sliding window of %lld tokens; vprof counts full attention",
+                (long long)m->model.sliding_window);
+}
+
+static int parse_choice(const char *opt, const char *arg, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return i;
+    vp_buf b = {0};
+    for (int i = 0; i < n; i++)
+        vp_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+    vp_usage_error("mfu", "%s: unknown value '%s' (%s)", opt, arg, vp_buf_cstr(&b));
+    vp_buf_free(&b);
+    return -1;
+}
+
+int cmd_mfu(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        VP_COMMON_LONGOPTS,
+        {"model", required_argument, 0, OPT_MODEL},
+        {"hidden", required_argument, 0, OPT_HIDDEN},
+        {"layers", required_argument, 0, OPT_LAYERS},
+        {"heads", required_argument, 0, OPT_HEADS},
+        {"kv-heads", required_argument, 0, OPT_KV_HEADS},
+        {"head-dim", required_argument, 0, OPT_HEAD_DIM},
+        {"ffn", required_argument, 0, OPT_FFN},
+        {"vocab", required_argument, 0, OPT_VOCAB},
+        {"experts", required_argument, 0, OPT_EXPERTS},
+        {"top-k", required_argument, 0, OPT_TOP_K},
+        {"moe-ffn", required_argument, 0, OPT_MOE_FFN},
+        {"shared-ffn", required_argument, 0, OPT_SHARED_FFN},
+        {"dense-layers", required_argument, 0, OPT_DENSE_LAYERS},
+        {"tied", no_argument, 0, OPT_TIED},
+        {"untied", no_argument, 0, OPT_UNTIED},
+        {"mlp", required_argument, 0, OPT_MLP},
+        {"seq-len", required_argument, 0, OPT_SEQ_LEN},
+        {"seqlens", required_argument, 0, OPT_SEQLENS},
+        {"tokens-per-step", required_argument, 0, OPT_TOKENS_PER_STEP},
+        {"global-batch", required_argument, 0, OPT_GLOBAL_BATCH},
+        {"step-time", required_argument, 0, OPT_STEP_TIME},
+        {"tokens-per-sec", required_argument, 0, OPT_TOKENS_PER_SEC},
+        {"log", required_argument, 0, OPT_LOG},
+        {"steps", required_argument, 0, OPT_STEPS},
+        {"world-size", required_argument, 0, OPT_WORLD_SIZE},
+        {"gpu", required_argument, 0, OPT_GPU},
+        {"peak-tflops", required_argument, 0, OPT_PEAK},
+        {"dtype", required_argument, 0, OPT_DTYPE},
+        {"convention", required_argument, 0, OPT_CONVENTION},
+        {"recompute", required_argument, 0, OPT_RECOMPUTE},
+        {0, 0, 0, 0},
+    };
+    static const char *const mlps[] = {"gated", "plain"};
+    static const char *const convs[] = {"full", "causal", "both"};
+    static const char *const recomputes[] = {"none", "selective", "full"};
+    const vp_cmd *self = vp_cmd_find("mfu");
+    mfu m;
+    memset(&m, 0, sizeof m);
+    vp_common_init(&m.common);
+    m.tied = m.plain_mlp = -1;
+    m.convs = CONV_FULL | CONV_CAUSAL;
+    vp_trainlog log = {0};
+    int have_log = 0;
+    vp_table *tables[4] = {0};
+    size_t ntables = 0;
+    char *device = NULL;
+    vp_buf notes = {0};
+    int c, k, status = VP_EXIT_USAGE;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        int h = vp_common_option(&m.common, self, c, optarg);
+        if (h == 2) {
+            status = VP_EXIT_OK;
+            goto out;
+        }
+        if (h < 0)
+            goto out;
+        if (h == 1)
+            continue;
+        if (c >= OPT_HIDDEN && c <= OPT_DENSE_LAYERS) {
+            size_t i = (size_t)(c - OPT_HIDDEN);
+            if (parse_count(model_flags[i].name, optarg, &m.flag_value[i]) != 0)
+                goto out;
+            m.flag_set[i] = 1;
+            continue;
+        }
+        switch (c) {
+        case OPT_MODEL: m.model_path = optarg; break;
+        case OPT_TIED: m.tied = 1; break;
+        case OPT_UNTIED: m.tied = 0; break;
+        case OPT_MLP:
+            if ((k = parse_choice("--mlp", optarg, mlps, 2)) < 0)
+                goto out;
+            m.plain_mlp = k;
+            break;
+        case OPT_SEQ_LEN:
+            if (parse_count("--seq-len", optarg, &m.seq_len) != 0)
+                goto out;
+            break;
+        case OPT_SEQLENS: m.seqlens_path = optarg; break;
+        case OPT_TOKENS_PER_STEP:
+            if (parse_count("--tokens-per-step", optarg, &m.tokens_per_step) != 0)
+                goto out;
+            break;
+        case OPT_GLOBAL_BATCH:
+            if (parse_count("--global-batch", optarg, &m.global_batch) != 0)
+                goto out;
+            break;
+        case OPT_STEP_TIME:
+            if (parse_seconds(optarg, &m.step_time) != 0)
+                goto out;
+            break;
+        case OPT_TOKENS_PER_SEC:
+            if (parse_positive("--tokens-per-sec", optarg, &m.tokens_per_sec) != 0)
+                goto out;
+            break;
+        case OPT_LOG: m.log_path = optarg; break;
+        case OPT_STEPS:
+            if (vp_step_range_parse(optarg, &m.steps) != 0) {
+                vp_usage_error("mfu", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
+                goto out;
+            }
+            m.has_steps = 1;
+            break;
+        case OPT_WORLD_SIZE:
+            if (parse_count("--world-size", optarg, &m.world_size) != 0)
+                goto out;
+            break;
+        case OPT_GPU: m.gpu = optarg; break;
+        case OPT_PEAK:
+            if (parse_positive("--peak-tflops", optarg, &m.peak) != 0)
+                goto out;
+            break;
+        case OPT_DTYPE:
+            if (vp_dtype_parse(optarg, &m.dtype) != 0) {
+                vp_usage_error("mfu", "--dtype: unknown value '%s' (bf16, fp16, fp8)", optarg);
+                goto out;
+            }
+            break;
+        case OPT_CONVENTION:
+            if ((k = parse_choice("--convention", optarg, convs, 3)) < 0)
+                goto out;
+            m.convs = k == 0 ? CONV_FULL : k == 1 ? CONV_CAUSAL : CONV_FULL | CONV_CAUSAL;
+            break;
+        case OPT_RECOMPUTE:
+            if ((k = parse_choice("--recompute", optarg, recomputes, 3)) < 0)
+                goto out;
+            m.recompute = (vp_recompute)k;
+            break;
+        default:
+            vp_usage_error("mfu", "unexpected option");
+            goto out;
+        }
+    }
+    if (argc - optind > 1) {
+        vp_usage_error("mfu", "one trace at a time (found %d): the step time is one rank's",
+                       argc - optind);
+        goto out;
+    }
+    if (optind < argc)
+        m.trace_path = argv[optind];
+    if (m.trace_path && m.log_path) {
+        vp_usage_error("mfu", "a trace or --log, not both");
+        goto out;
+    }
+    if (m.seq_len && m.seqlens_path) {
+        vp_usage_error("mfu", "--seq-len or --seqlens, not both");
+        goto out;
+    }
+    if (m.tokens_per_step && m.global_batch) {
+        vp_usage_error("mfu", "--tokens-per-step or --global-batch, not both");
+        goto out;
+    }
+    if (m.tokens_per_sec && (m.step_time || m.log_path)) {
+        vp_usage_error("mfu", "--tokens-per-sec replaces the step time: not with %s",
+                       m.log_path ? "--log" : "--step-time");
+        goto out;
+    }
+    if (m.has_steps && !m.trace_path) {
+        vp_usage_error("mfu", "--steps selects steps of a trace, and no trace is given");
+        goto out;
+    }
+
+    if ((status = build_model(&m)) != VP_EXIT_OK)
+        goto out;
+    if (m.log_path) {
+        vp_error err = {0};
+        if (vp_trainlog_read(m.log_path, &log, &err) != 0) {
+            vp_error_print(&err);
+            status = err.status;
+            goto out;
+        }
+        have_log = 1;
+    }
+    if ((status = lengths(&m, have_log ? &log : NULL)) != VP_EXIT_OK)
+        goto out;
+    vp_model_flops(&m.model, VP_ATTN_FULL, m.tokens, m.sq_sum, &m.flops[0]);
+    vp_model_flops(&m.model, VP_ATTN_CAUSAL, m.tokens, m.sq_sum, &m.flops[1]);
+    tables[ntables++] = model_table(&m);
+    tables[ntables++] = flops_table(&m);
+
+    int rate_mode = m.trace_path || m.log_path || m.step_time || m.tokens_per_sec;
+    if (!rate_mode) {
+        if (m.recompute != VP_RECOMPUTE_NONE || m.peak || m.gpu)
+            vp_warn("no step time (a trace, --log, --step-time or --tokens-per-sec): the model "
+                    "alone is printed");
+        status = vp_emit_tables(&m.common, tables, ntables, "vprof.mfu/1");
+        goto out;
+    }
+
+    rate r = {.step_time = NAN, .tokens_per_gpu = NAN};
+    if (m.trace_path && (status = read_trace(&m, &r, &notes, &device)) != VP_EXIT_OK) {
+        if (r.steps)
+            vp_table_free(r.steps);
+        goto out;
+    }
+    if ((status = resolve_peak(&m, device)) != VP_EXIT_OK) {
+        vp_table_free(r.steps);
+        goto out;
+    }
+    if (have_log) {
+        status = read_log(&m, &log, &r, &notes);
+        if (r.steps)
+            tables[ntables++] = r.steps;
+        if (status != VP_EXIT_OK)
+            goto out;
+    } else {
+        if (r.steps)
+            tables[ntables++] = r.steps;
+        if (m.tokens_per_sec) {
+            r.tokens_per_gpu = m.tokens_per_sec;
+            vp_buf_printf(&notes, "tokens/s/GPU: --tokens-per-sec\n");
+        } else {
+            if (!m.trace_path) {
+                r.step_time = m.step_time;
+                if (!m.world_size) {
+                    status = vp_usage_error("mfu", "the number of GPUs is not known: give "
+                                            "--world-size");
+                    goto out;
+                }
+                r.world_size = m.world_size;
+            }
+            int64_t per_step = m.tokens_per_step;
+            if (!per_step && m.global_batch)
+                per_step = m.global_batch * (int64_t)m.tokens;
+            if (!per_step) {
+                status = vp_usage_error("mfu", "tokens per step not known: give "
+                                        "--tokens-per-step, or --global-batch with --seq-len");
+                goto out;
+            }
+            r.tokens_per_step = per_step;
+            r.tokens_per_gpu = (double)per_step / r.step_time / (double)r.world_size;
+            vp_buf_printf(&notes, "tokens per step: %lld (%s)\n", (long long)per_step,
+                          m.tokens_per_step ? "--tokens-per-step"
+                          : m.global_batch  ? "--global-batch x --seq-len"
+                                            : "the sum of --seqlens");
+        }
+    }
+    tables[ntables++] = mfu_table(&m, &r, vp_buf_cstr(&notes));
+    status = vp_emit_tables(&m.common, tables, ntables, "vprof.mfu/1");
+out:
+    for (size_t i = 0; i < ntables; i++)
+        vp_table_free(tables[i]);
+    if (have_log)
+        vp_trainlog_free(&log);
+    free(device);
+    vp_buf_free(&notes);
+    return status;
+}
