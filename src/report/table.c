@@ -420,7 +420,12 @@ static const char *human_value(const column *col, const cell *c, char *buf, size
         break;
     case VP_COL_RATIO:
         if (cell_double(c, &d)) {
-            snprintf(buf, n, "%.3g", d);
+            /* Three significant digits, but never an exponent for the
+             * thousands a peak TFLOP/s or a bandwidth reaches. */
+            if (d >= 1000 || d <= -1000)
+                fmt_fixed(buf, n, 0, d);
+            else
+                snprintf(buf, n, "%.3g", d);
             drop_negative_zero(buf);
             s = buf;
         }

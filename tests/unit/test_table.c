@@ -397,6 +397,27 @@ static void test_human_table(void **state)
     vp_table_free(t);
 }
 
+/* Ratios keep 3 significant digits below 1000 and never turn into an
+ * exponent above it (a B200's 2250 TFLOP/s, not "2.25e+03"). */
+static void test_human_ratio(void **state)
+{
+    (void)state;
+    vp_table *t = vp_table_new("r");
+    vp_table_add_col(t, "Peak", VP_COL_RATIO, 3);
+    double v[] = {0.5, 989.4, 2250, -1310.4, 123456.7};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        vp_table_set_double(t, vp_table_add_row(t), 0, v[i]);
+    assert_render(t, VP_FMT_TABLE,
+        "  Peak\n"
+        "------\n"
+        "   0.5\n"
+        "   989\n"
+        "  2250\n"
+        " -1310\n"
+        "123457\n");
+    vp_table_free(t);
+}
+
 static void test_human_several_color(void **state)
 {
     vp_table *t[2];
@@ -600,6 +621,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_format_parse),
+        cmocka_unit_test(test_human_ratio),
         cmocka_unit_test(test_csv_nsys),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_csv_numbers),
