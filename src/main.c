@@ -16,6 +16,10 @@ const vp_cmd vp_commands[] = {
     {"kernels", cmd_kernels, "where GPU time went, per kernel (nsys cuda_gpu_kern_sum columns)",
      cmd_kernels_usage},
     {"mfu", cmd_mfu, "model FLOPs utilization: parameters, FLOPs per token, TFLOP/s, MFU", cmd_mfu_usage},
+    {"comm", cmd_comm, "communication vs computation: overlap, exposed comm, bus bandwidth, stragglers",
+     cmd_comm_usage},
+    {"steps", cmd_steps, "per-step time: GPU compute/comm/idle, data loading, fwd/bwd/optimizer",
+     cmd_steps_usage},
     {"memory", cmd_memory, "CUDA memory snapshots: peak, timeline, top tensors, fragmentation", cmd_memory_usage},
     {NULL, NULL, NULL, NULL},
 };

@@ -1,0 +1,85 @@
+/* The GPU work of one trace, kept as the few fields interval analyses need
+ * (40 bytes per GPU event, never the event itself), and the breakdown of
+ * GPU time that `vprof comm` and `vprof steps` share.
+ *
+ * GPU events are kernels, memcpys, memsets (any stream) and cuda_sync
+ * events that sit on a stream (args.stream >= 0): Kineto writes Event Sync
+ * and Context Sync with stream -1, host waits that occupy no stream, and
+ * HTA leaves them out of its temporal breakdown too.  The class of each is
+ * vp_classify's (docs/kernels.md "Classes").
+ *
+ * Feed every event of a file to vp_gpuwork_observe, then resolve steps
+ * once at the end of the file. */
+#ifndef VPROF_GPUWORK_H
+#define VPROF_GPUWORK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/intervals.h"
+#include "vprof/steps.h"
+#include "vprof/trace.h"
+
+typedef struct vp_gpu_ev {
+    int64_t start, end;   /* ns */
+    int64_t corr;         /* args.correlation, -1 when absent */
+    int32_t stream;       /* args.stream (else the tid), -1 when neither */
+    int32_t step;         /* index of the launching step, -1: none (after resolve) */
+    uint8_t cls;          /* vp_kclass */
+    uint8_t kind;         /* vp_gpu_kind */
+    uint16_t pad;
+    uint32_t aux;         /* the caller's (e.g. a collective record), UINT32_MAX = none */
+} vp_gpu_ev;
+
+typedef struct vp_gpuwork {
+    vp_gpu_ev *ev;
+    size_t n, cap;
+    vp_steps *steps;
+    uint64_t no_dur;      /* GPU events without dur, skipped */
+    uint64_t no_stream;   /* cuda_sync events with no stream, left out */
+    uint64_t unlaunched;  /* after resolve: events with no launch in a step */
+    void *names;          /* name -> class cache */
+} vp_gpuwork;
+
+void vp_gpuwork_init(vp_gpuwork *w);
+void vp_gpuwork_free(vp_gpuwork *w);
+
+/* Takes one event: records ProfilerStep windows and launches (vp_steps),
+ * and appends GPU events.  Returns the index of the appended GPU event,
+ * or -1 when the event is not one. */
+long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev);
+
+/* Gives every GPU event the index of the step whose ProfilerStep window
+ * holds its launching call.  With a range, keeps only the events launched
+ * inside the selected steps (order preserved) and returns how many steps
+ * were selected; without one, returns the number of steps. */
+size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range);
+
+/* Interval sets of a group of GPU events, by class. */
+typedef struct vp_gpu_sets {
+    vp_ivset comp, comm, mem, sync;
+} vp_gpu_sets;
+
+void vp_gpu_sets_init(vp_gpu_sets *s);
+void vp_gpu_sets_free(vp_gpu_sets *s);
+
+/* Times of a group of GPU events, all exact ns:
+ *   span      last end - first start
+ *   busy      |union of all|             idle = span - busy
+ *   compute   |COMP|                     comm = |COMM|
+ *   overlap   |COMP ∩ COMM|              exposed = comm - overlap
+ *   memory    |MEM|                      memory_exposed = |MEM \ (COMP ∪ COMM)|
+ *   free      span - |COMP ∪ COMM|       (msprof's Free)
+ *   non_compute  span - compute - idle   (HTA's temporal breakdown) */
+typedef struct vp_gpu_totals {
+    int64_t first, last, span, busy, idle;
+    int64_t compute, comm, overlap, exposed, memory, memory_exposed, free, non_compute;
+    uint64_t events, kernels;
+} vp_gpu_totals;
+
+/* Builds the sets of events ev[idx[i]] for i < n (idx NULL: ev[0..n)) and
+ * their totals.  The sets stay valid (normalized) until the next call. */
+void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, size_t n,
+                    vp_gpu_totals *t);
+
+#endif

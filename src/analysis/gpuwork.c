@@ -1,0 +1,200 @@
+/* GPU events as intervals, their steps, and the shared time breakdown. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/classify.h"
+#include "vprof/gpuwork.h"
+#include "vprof/util.h"
+
+void vp_gpuwork_init(vp_gpuwork *w)
+{
+    memset(w, 0, sizeof *w);
+    w->steps = vp_steps_new();
+    w->names = vp_strmap_new();
+}
+
+void vp_gpuwork_free(vp_gpuwork *w)
+{
+    free(w->ev);
+    vp_steps_free(w->steps);
+    vp_strmap_free(w->names);
+    memset(w, 0, sizeof *w);
+}
+
+static int64_t span_int(vp_span v, int64_t fallback)
+{
+    int64_t x;
+    return v.p && vp_json_int(v, &x) == 0 ? x : fallback;
+}
+
+/* Classes are decided once per distinct name: names repeat millions of
+ * times and the communication test scans the whole name. */
+static vp_kclass class_of(vp_gpuwork *w, vp_gpu_kind kind, const vp_event *ev)
+{
+    if (kind != VP_GPU_KERNEL)
+        return vp_classify(kind, ev->name.p, ev->name.n);
+    int inserted;
+    void **slot = vp_strmap_upsert(w->names, ev->name.p, ev->name.n, &inserted);
+    if (inserted)
+        *slot = (void *)(uintptr_t)(vp_classify(kind, ev->name.p, ev->name.n) + 1);
+    return (vp_kclass)((uintptr_t)*slot - 1);
+}
+
+long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
+{
+    vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+    if (kind == VP_GPU_NONE || ev->ph != 'X') {
+        vp_steps_observe(w->steps, ev);
+        return -1;
+    }
+    if (!ev->has_dur || !ev->has_ts) {
+        w->no_dur++;
+        return -1;
+    }
+    static const char *const keys[] = {"stream", "correlation"};
+    vp_span vals[2] = {{0}};
+    if (ev->args.p)
+        vp_json_get_many(ev->args, keys, 2, vals);
+    int64_t stream = span_int(vals[0], -2);
+    if (stream == -2)
+        stream = span_int(ev->tid, -1);
+    if (kind == VP_GPU_SYNC && stream < 0) {
+        w->no_stream++;
+        return -1;
+    }
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 4096;
+        w->ev = vp_realloc(w->ev, w->cap * sizeof *w->ev);
+    }
+    vp_gpu_ev *g = &w->ev[w->n];
+    g->start = ev->ts;
+    g->end = ev->ts + (ev->dur > 0 ? ev->dur : 0);
+    g->corr = span_int(vals[1], -1);
+    g->stream = stream >= INT32_MIN && stream <= INT32_MAX ? (int32_t)stream : -1;
+    g->step = -1;
+    g->cls = (uint8_t)class_of(w, kind, ev);
+    g->kind = (uint8_t)kind;
+    g->pad = 0;
+    g->aux = UINT32_MAX;
+    return (long)w->n++;
+}
+
+size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range)
+{
+    size_t nsteps = vp_steps_count(w->steps);
+    size_t chosen = range ? vp_steps_select(w->steps, range) : nsteps;
+    size_t out = 0;
+    w->unlaunched = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        vp_gpu_ev *g = &w->ev[i];
+        int64_t ts;
+        long step = -1;
+        if (nsteps && g->corr >= 0 && vp_steps_launch(w->steps, g->corr, &ts, NULL))
+            step = vp_steps_at(w->steps, ts);
+        g->step = (int32_t)step;
+        if (step < 0)
+            w->unlaunched++;
+        if (range) {
+            int64_t a, b;
+            if (step < 0 || vp_steps_window(w->steps, (size_t)step, &a, &b) != 1)
+                continue;
+        }
+        w->ev[out++] = *g;
+    }
+    w->n = out;
+    return chosen;
+}
+
+void vp_gpu_sets_init(vp_gpu_sets *s)
+{
+    vp_ivset_init(&s->comp);
+    vp_ivset_init(&s->comm);
+    vp_ivset_init(&s->mem);
+    vp_ivset_init(&s->sync);
+}
+
+void vp_gpu_sets_free(vp_gpu_sets *s)
+{
+    vp_ivset_free(&s->comp);
+    vp_ivset_free(&s->comm);
+    vp_ivset_free(&s->mem);
+    vp_ivset_free(&s->sync);
+}
+
+/* |s[0] ∪ ... ∪ s[n-1]| of normalized sets, by a k-way merge on starts
+ * with a running end. */
+static int64_t union_measure(vp_ivset **s, int n)
+{
+    size_t pos[4] = {0};
+    int64_t m = 0, cur_s = 0, cur_e = 0;
+    int open = 0;
+    for (int i = 0; i < n; i++)
+        vp_ivset_normalize(s[i]);
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < n; i++)
+            if (pos[i] < s[i]->n &&
+                (best < 0 || s[i]->v[pos[i]].start < s[best]->v[pos[best]].start))
+                best = i;
+        if (best < 0)
+            break;
+        const vp_ival *x = &s[best]->v[pos[best]++];
+        if (open && x->start <= cur_e) {
+            if (x->end > cur_e)
+                cur_e = x->end;
+        } else {
+            if (open)
+                m += cur_e - cur_s;
+            cur_s = x->start;
+            cur_e = x->end;
+            open = 1;
+        }
+    }
+    if (open)
+        m += cur_e - cur_s;
+    return m;
+}
+
+void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, size_t n,
+                    vp_gpu_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    vp_ivset_clear(&s->comp);
+    vp_ivset_clear(&s->comm);
+    vp_ivset_clear(&s->mem);
+    vp_ivset_clear(&s->sync);
+    for (size_t i = 0; i < n; i++) {
+        const vp_gpu_ev *g = &ev[idx ? idx[i] : i];
+        vp_ivset *dst;
+        switch (g->cls) {
+        case VP_CLASS_COMPUTE: dst = &s->comp; break;
+        case VP_CLASS_COMM: dst = &s->comm; break;
+        case VP_CLASS_MEMORY: dst = &s->mem; break;
+        default: dst = &s->sync; break;
+        }
+        if (t->events == 0 || g->start < t->first)
+            t->first = g->start;
+        if (t->events == 0 || g->end > t->last)
+            t->last = g->end;
+        t->events++;
+        t->kernels += g->kind == VP_GPU_KERNEL;
+        vp_ivset_add(dst, g->start, g->end);
+    }
+    /* Unions of classes are measured by merging, never built: a trace of
+     * a million kernels would need 16 MB per union. */
+    vp_ivset *cc[2] = {&s->comp, &s->comm};
+    vp_ivset *ccm[3] = {&s->comp, &s->comm, &s->mem};
+    vp_ivset *every[4] = {&s->comp, &s->comm, &s->mem, &s->sync};
+    int64_t m_cc = union_measure(cc, 2), m_ccm = union_measure(ccm, 3);
+    t->span = t->last - t->first;
+    t->busy = union_measure(every, 4);
+    t->idle = t->span - t->busy;
+    t->compute = vp_ivset_measure(&s->comp);
+    t->comm = vp_ivset_measure(&s->comm);
+    t->overlap = vp_ivset_intersect_measure(&s->comp, &s->comm);
+    t->exposed = t->comm - t->overlap;
+    t->memory = vp_ivset_measure(&s->mem);
+    t->memory_exposed = m_ccm - m_cc;
+    t->free = t->span - m_cc;
+    t->non_compute = t->span - t->compute - t->idle;
+}
