@@ -15,6 +15,7 @@
 const vp_cmd vp_commands[] = {
     {"kernels", cmd_kernels, "where GPU time went, per kernel (nsys cuda_gpu_kern_sum columns)",
      cmd_kernels_usage},
+    {"merge", cmd_merge, "one timeline for all ranks: merge per-rank traces for Perfetto", cmd_merge_usage},
     {"mfu", cmd_mfu, "model FLOPs utilization: parameters, FLOPs per token, TFLOP/s, MFU", cmd_mfu_usage},
     {"comm", cmd_comm, "communication vs computation: overlap, exposed comm, bus bandwidth, stragglers",
      cmd_comm_usage},

@@ -20,4 +20,10 @@ long vp_rank_from_name(const char *path);
 
 const char *vp_rank_source_name(vp_rank_source s);
 
+/* A trace written by `vprof merge` holds several ranks and announces, in
+ * its top-level "vprofMerge" member (ahead of the events), how many pids
+ * each rank has: the rank of an event is then pid / that number.  Returns
+ * it, or 0 for any other trace. */
+long vp_rank_merged_pids(const cJSON *meta);
+
 #endif

@@ -68,6 +68,11 @@ int vp_trace_next(vp_trace *t, vp_event *ev, vp_error *err);
  * them after the events.  Never NULL. */
 const cJSON *vp_trace_meta(vp_trace *t);
 
+/* A top-level integer read exactly from the text (cJSON's doubles lose
+ * digits beyond 2^53: baseTimeNanoseconds is about 1.7e18).  A quoted
+ * number counts. 1 when found, 0 when absent or not an integer. */
+int vp_trace_meta_int(vp_trace *t, const char *key, int64_t *out);
+
 const vp_trace_stats *vp_trace_get_stats(const vp_trace *t);
 const char *vp_trace_name(const vp_trace *t);
 void vp_trace_close(vp_trace *t);

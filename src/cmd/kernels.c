@@ -77,7 +77,7 @@ typedef struct group_key {
     int64_t device;
     int64_t stream;
     int32_t cls;
-    int32_t pad;
+    int32_t mrank;     /* in a merged trace (vprof merge): 1 + the rank of the event's pid */
 } group_key;
 
 typedef struct group {
@@ -119,6 +119,7 @@ typedef struct kernels {
     size_t npend, cap_pend;
 
     long *ranks;       /* per file */
+    long *merged;      /* per file: pids per rank of a merged trace, 0 for others */
     size_t nfiles;
 } kernels;
 
@@ -250,8 +251,12 @@ static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *st
         group_key key = {.name = ni};
         if (k->dims & DIM_CLASS)
             key.cls = (int32_t)kn->cls;
-        if (k->dims & DIM_RANK)
+        if (k->dims & DIM_RANK) {
             key.file = (int32_t)file;
+            int64_t pid = k->merged[file] ? span_int(ev->pid, -1) : -1;
+            if (pid >= 0)
+                key.mrank = (int32_t)(pid / k->merged[file] + 1);
+        }
         if (k->dims & DIM_DEVICE)
             key.device = span_int(vals[2], span_int(ev->pid, -1));
         if (k->dims & DIM_STREAM)
@@ -306,8 +311,10 @@ static int read_file(kernels *k, const char *path, size_t file)
     vp_steps *steps = k->has_steps ? vp_steps_new() : NULL;
     file_counts fc = {0};
     vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, &err)) == 1)
+    int r = vp_trace_next(t, &ev, &err);
+    if (r == 1)
+        k->merged[file] = vp_rank_merged_pids(vp_trace_meta(t));
+    for (; r == 1; r = vp_trace_next(t, &ev, &err))
         take_event(k, file, &ev, steps, &fc);
     if (r < 0) {
         vp_error_print(&err);
@@ -328,7 +335,10 @@ static int read_file(kernels *k, const char *path, size_t file)
     if (st->bad_utf8)
         vp_warn("%s: %llu invalid UTF-8 sequences in names were replaced by U+FFFD",
                 vp_trace_name(t), (unsigned long long)st->bad_utf8);
-    if (k->common.verbose)
+    if (k->common.verbose && k->merged[file])
+        fprintf(stderr, "vprof: %s: merged trace: the rank of an event is its pid / %ld\n",
+                vp_trace_name(t), k->merged[file]);
+    else if (k->common.verbose)
         fprintf(stderr, "vprof: %s: rank %ld (from %s); read %llu events in %llu bytes%s, counted %llu kernels\n",
                 vp_trace_name(t), k->ranks[file], vp_rank_source_name(rs),
                 (unsigned long long)st->events, (unsigned long long)st->bytes,
@@ -411,7 +421,7 @@ static vp_table *build_table(kernels *k)
             free(g->samples);
             continue;
         }
-        g->rank = k->ranks[g->key.file];
+        g->rank = g->key.mrank ? g->key.mrank - 1 : k->ranks[g->key.file];
         vp_summarize(g->samples, g->n, &g->sum);
         grand += g->sum.total;
         k->groups[n++] = *g;
@@ -554,6 +564,7 @@ static void kernels_free(kernels *k)
     free(k->gindex);
     free(k->pend);
     free(k->ranks);
+    free(k->merged);
     vp_strmap_free(k->names);
     if (k->has_filter)
         regfree(&k->filter);
@@ -647,6 +658,7 @@ int cmd_kernels(int argc, char **argv)
     }
     k.nfiles = (size_t)(argc - optind);
     k.ranks = vp_calloc(k.nfiles, sizeof *k.ranks);
+    k.merged = vp_calloc(k.nfiles, sizeof *k.merged);
     k.names = vp_strmap_new();
     for (size_t i = 0; i < k.nfiles; i++) {
         status = read_file(&k, argv[optind + (int)i], i);
@@ -656,7 +668,7 @@ int cmd_kernels(int argc, char **argv)
     if (k.dims & DIM_RANK) {
         for (size_t i = 0; i < k.nfiles; i++)
             for (size_t j = 0; j < i; j++)
-                if (k.ranks[i] == k.ranks[j])
+                if (k.ranks[i] == k.ranks[j] && !k.merged[i] && !k.merged[j])
                     vp_warn("%s and %s both are rank %ld: their rows are added together",
                             argv[optind + (int)j], argv[optind + (int)i], k.ranks[i]);
     }

@@ -51,3 +51,12 @@ const char *vp_rank_source_name(vp_rank_source s)
     default: return "its position on the command line";
     }
 }
+
+long vp_rank_merged_pids(const cJSON *meta)
+{
+    const cJSON *vm = meta ? cJSON_GetObjectItemCaseSensitive(meta, "vprofMerge") : NULL;
+    const cJSON *n = vm ? cJSON_GetObjectItemCaseSensitive(vm, "pidsPerRank") : NULL;
+    if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 1e9)
+        return (long)n->valuedouble;
+    return 0;
+}

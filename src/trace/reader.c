@@ -661,6 +661,17 @@ const cJSON *vp_trace_meta(vp_trace *t)
     return t->meta;
 }
 
+int vp_trace_meta_int(vp_trace *t, const char *key, int64_t *out)
+{
+    if (!t->meta_text.len)
+        return 0;
+    vp_buf_putc(&t->meta_text, '}');
+    vp_span obj = {t->meta_text.data, t->meta_text.len}, v;
+    int ok = vp_json_get(obj, key, &v) && vp_json_int(v, out) == 0;
+    t->meta_text.len--;
+    return ok;
+}
+
 const vp_trace_stats *vp_trace_get_stats(const vp_trace *t)
 {
     return &t->stats;

@@ -1,0 +1,77 @@
+/* Byte sinks: a streaming output file, plain or gzip, or standard output.
+ *
+ * A file is written under a temporary name in its target directory and
+ * renamed onto the target only by vp_sink_close, so a failed or
+ * interrupted run never leaves a partial output under the real name (and
+ * never clobbers an existing one); vp_sink_abort, or SIGINT/SIGTERM,
+ * removes the temporary file.  A target that exists and is not a regular
+ * file (/dev/null, a pipe) is written in place.
+ *
+ * Gzip is one member whose deflate stream comes from ISA-L when vprof is
+ * built with it (VPROF_HAVE_ISAL), zlib otherwise.
+ *
+ * A regular-file sink can go back: vp_sink_mark remembers a point of the
+ * stream and vp_sink_rewind discards everything written after it.  For
+ * gzip the mark ends a deflate block on a byte boundary and the rewind
+ * truncates the file there and starts a fresh deflate stream; since a
+ * fresh stream never refers back, the blocks before and after join into
+ * one valid stream.  This lets a single-pass writer undo the output of an
+ * input it has to read again, at no cost when it does not. */
+#ifndef VPROF_SINK_H
+#define VPROF_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/error.h"
+
+typedef struct vp_sink vp_sink;
+
+typedef struct vp_sink_opts {
+    int gzip;     /* compress */
+    int level;    /* 0 (fastest) to 9 (smallest); ISA-L has four levels: 0, 1, 2-4 -> 2, 5-9 -> 3 */
+} vp_sink_opts;
+
+#define VP_SINK_DEFAULT_LEVEL 1
+
+typedef struct vp_sink_mark {
+    uint64_t file_offset;  /* bytes in the file at the mark */
+    uint64_t bytes;        /* uncompressed bytes at the mark */
+    uint32_t crc;          /* CRC-32 of those bytes (gzip) */
+} vp_sink_mark;
+
+/* Opens path for writing ("-" = standard output).  NULL with err set
+ * (exit status 3) when the temporary file cannot be created. */
+vp_sink *vp_sink_open(const char *path, const vp_sink_opts *opts, vp_error *err);
+
+/* Buffered writes.  They return 0, or -1 once a write has failed; the
+ * failure is reported by vp_sink_close. */
+int vp_sink_write(vp_sink *s, const void *p, size_t n);
+int vp_sink_puts(vp_sink *s, const char *str);
+int vp_sink_printf(vp_sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* 1 when the sink can go back (a regular file), 0 otherwise. */
+int vp_sink_can_rewind(const vp_sink *s);
+/* Remembers the current point.  Returns 0, or -1 with err set. */
+int vp_sink_mark_here(vp_sink *s, vp_sink_mark *m, vp_error *err);
+/* Discards what was written after m.  Returns 0, or -1 with err set (the
+ * sink cannot rewind, or the file could not be truncated). */
+int vp_sink_rewind(vp_sink *s, const vp_sink_mark *m, vp_error *err);
+
+/* Uncompressed bytes accepted so far. */
+uint64_t vp_sink_bytes(const vp_sink *s);
+/* The name for messages: the target path or "standard output". */
+const char *vp_sink_name(const vp_sink *s);
+/* "ISA-L", "zlib" or "none". */
+const char *vp_sink_compressor(const vp_sink *s);
+
+/* Finishes the stream, closes the file and renames it onto the target.
+ * Returns 0, or -1 with err set (exit status 3), in which case the
+ * temporary file is removed.  Frees s either way. */
+int vp_sink_close(vp_sink *s, vp_error *err);
+
+/* Removes the temporary file (what was written to standard output or a
+ * special file stays).  Frees s; NULL is accepted. */
+void vp_sink_abort(vp_sink *s);
+
+#endif
