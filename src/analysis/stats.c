@@ -14,6 +14,8 @@ static int cmp_i64(const void *a, const void *b)
 
 void vp_sort_i64(int64_t *v, size_t n)
 {
+    if (n < 2)
+        return;  /* also keeps qsort away from a NULL array */
     if (n < 256) {
         qsort(v, n, sizeof *v, cmp_i64);
         return;

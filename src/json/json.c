@@ -75,22 +75,15 @@ int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *fla
             high |= (unsigned char)*p & 0x80;
             p++;
         }
-        if (p >= limit) {
-            if (long_string) {
-                fail->where = start - 1;
-                snprintf(fail->what, sizeof fail->what,
-                         "a string longer than %u MiB (vprof's limit)", VP_JSON_MAX_STRING >> 20);
-                return VP_JSON_ERR;
-            }
-            return VP_JSON_MORE;
-        }
+        if (p >= limit)
+            goto out_of_input;
     found:
         if (*p == '"')
             break;
         /* A backslash: the next byte is escaped, whatever it is. */
         fl |= VP_STR_ESCAPED;
         if (p + 1 >= limit)
-            return long_string ? (p = limit, VP_JSON_MORE) : VP_JSON_MORE;
+            goto out_of_input;
         p += 2;
     }
     if (high)
@@ -100,6 +93,15 @@ int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *fla
     *flags = fl;
     *pp = p + 1;
     return VP_JSON_OK;
+out_of_input:
+    /* Past the limit, more input cannot help: the string is too long. */
+    if (long_string) {
+        fail->where = start - 1;
+        snprintf(fail->what, sizeof fail->what,
+                 "a string longer than %u MiB (vprof's limit)", VP_JSON_MAX_STRING >> 20);
+        return VP_JSON_ERR;
+    }
+    return VP_JSON_MORE;
 }
 
 static int is_scalar_char(unsigned char c)
@@ -217,6 +219,8 @@ int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_j
 
 int vp_json_str_eq(vp_span s, const char *lit)
 {
+    if (!s.p)   /* an absent value reads as empty */
+        return lit[0] == 0;
     if (vp_json_is_string(s)) {
         s.p++;
         s.n -= 2;
@@ -235,11 +239,13 @@ int vp_json_str_eq(vp_span s, const char *lit)
 
 int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
 {
-    const char *p = obj.p, *end = obj.p + obj.n;
     vp_json_fail fail;
     int found = 0;
     for (size_t i = 0; i < nkeys; i++)
         vals[i].p = NULL, vals[i].n = 0;
+    if (!obj.p)   /* an absent member (e.g. an event without args) */
+        return 0;
+    const char *p = obj.p, *end = obj.p + obj.n;
     p = vp_json_ws(p, end);
     if (p == end || *p != '{')
         return 0;
@@ -290,9 +296,13 @@ static vp_span unquote(vp_span v)
     return v;
 }
 
+static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact);
+
 int vp_json_int(vp_span v, int64_t *out)
 {
     v = unquote(v);
+    if (!v.p)
+        return -1;
     const char *p = v.p, *end = v.p + v.n;
     if (p == end)
         return -1;
@@ -333,11 +343,13 @@ int vp_json_int(vp_span v, int64_t *out)
     if (p == digits)
         return -1;
     if (p < end) {
-        /* 7.0 is an integer; 7.5 and 1e3 go through the exact decimal path. */
-        int64_t ns;
-        if (vp_json_us_to_ns(v, &ns) != 0 || ns % 1000 != 0)
+        /* 7.0 and 1e3 are integers, 7.5 and 7.0004 are not: the exact
+         * decimal path decides. */
+        int inexact;
+        int64_t y;
+        if (decimal_to_int(v, 0, &y, &inexact) != 0 || inexact)
             return -1;
-        *out = ns / 1000;
+        *out = y;
         return 0;
     }
     if (neg ? x > (uint64_t)INT64_MAX + 1 : x > (uint64_t)INT64_MAX)
@@ -362,16 +374,20 @@ int vp_json_double(vp_span v, double *out)
     return 0;
 }
 
-int vp_json_us_to_ns(vp_span v, int64_t *out)
+/* Decimal text times 10^scale to an integer, rounded half away from zero;
+ * *inexact says whether any non-zero digit was rounded off. */
+static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
 {
     v = unquote(v);
+    if (!v.p)
+        return -1;
     const char *p = v.p, *end = v.p + v.n;
     int neg = 0;
     if (p < end && (*p == '-' || *p == '+'))
         neg = *p++ == '-';
     /* Significant digits (leading zeros dropped) and where the point is. */
     char dig[40];
-    int nd = 0, point = 0, seen_digit = 0;
+    int nd = 0, point = 0, seen_digit = 0, dropped = 0;
     for (; p < end && *p >= '0' && *p <= '9'; p++) {
         seen_digit = 1;
         if (nd == 0 && *p == '0')
@@ -392,6 +408,8 @@ int vp_json_us_to_ns(vp_span v, int64_t *out)
             }
             if (nd < (int)sizeof dig)
                 dig[nd++] = *p;  /* digits past the 40th cannot reach a nanosecond */
+            else if (*p != '0')
+                dropped = 1;
         }
     }
     if (!seen_digit)
@@ -412,9 +430,14 @@ int vp_json_us_to_ns(vp_span v, int64_t *out)
     }
     if (p != end)
         return -1;
-    /* value = 0.dig * 10^point us = 0.dig * 10^(point+3) ns: the integer
-     * nanoseconds are the first point+3 digits, the next one rounds. */
-    int keep = point + 3;
+    /* value = 0.dig * 10^point us = 0.dig * 10^(point+scale) ns (scale 3):
+     * the integer nanoseconds are the first point+scale digits, the next
+     * one rounds. */
+    int keep = point + scale;
+    *inexact = dropped;
+    for (int i = keep < 0 ? 0 : keep; i < nd; i++)
+        if (dig[i] != '0')
+            *inexact = 1;
     uint64_t x = 0;
     for (int i = 0; i < keep; i++) {
         uint64_t d = i < nd ? (uint64_t)(dig[i] - '0') : 0;
@@ -427,6 +450,12 @@ int vp_json_us_to_ns(vp_span v, int64_t *out)
         return -1;
     *out = neg ? -(int64_t)x : (int64_t)x;
     return 0;
+}
+
+int vp_json_us_to_ns(vp_span v, int64_t *out)
+{
+    int inexact;
+    return decimal_to_int(v, 3, out, &inexact);
 }
 
 static void put_utf8(vp_buf *b, uint32_t cp)
@@ -514,6 +543,8 @@ static int hex4(const char *p, const char *end, uint32_t *out)
 size_t vp_json_unescape(vp_span s, vp_buf *b)
 {
     s = unquote(s);
+    if (!s.p)
+        s.p = "", s.n = 0;   /* an absent value decodes as empty */
     const char *p = s.p, *end = s.p + s.n;
     size_t bad = 0;
     b->len = 0;

@@ -168,9 +168,11 @@ static void replay_free(replay *r)
 #define FOR_DEVICE_BLOCKS(s, dev, b)                                                          \
     for (size_t seg_i_ = (dev)->first_segment; seg_i_ < (dev)->first_segment + (dev)->nsegments; \
          seg_i_++)                                                                            \
-        for (const vp_ms_block *b = &(s)->blocks[(s)->segments[seg_i_].first_block],          \
-                               *end_##b = b + (s)->segments[seg_i_].nblocks;                  \
-             b < end_##b; b++)
+        for (const vp_ms_block *b = (s)->segments[seg_i_].nblocks                               \
+                                        ? &(s)->blocks[(s)->segments[seg_i_].first_block]       \
+                                        : NULL,                                               \
+                               *end_##b = b ? b + (s)->segments[seg_i_].nblocks : NULL;       \
+             b != end_##b; b++)
 
 static int64_t baseline_blocks(const vp_memsnap *s, const vp_ms_device *dev, const replay *r)
 {
