@@ -50,6 +50,7 @@ typedef struct vp_trace_stats {
     uint64_t bytes;         /* uncompressed bytes consumed */
     uint64_t bad_utf8;      /* replacement characters put into names and categories */
     int truncated;          /* the input ended early and opts.partial accepted it */
+    uint64_t bad_meta;      /* top-level members whose value is not JSON (skipped) */
 } vp_trace_stats;
 
 /* Opens path ("-" = standard input). NULL with err set on failure. */

@@ -385,32 +385,33 @@ static void decode_text(vp_trace *t, vp_span *s, unsigned flags, vp_buf *buf)
     s->n = buf->len;
 }
 
+/* A top-level member other than traceEvents: parsed on its own, so that a
+ * value the structural scan let through but JSON does not (a bare word)
+ * drops that member alone, and vp_trace_meta's object is the same whenever
+ * it is asked for.  The text is kept too, for exact integers. */
 static void keep_meta(vp_trace *t, vp_span key, vp_span val)
 {
     if (val.n > VP_TRACE_MAX_META)
         return;
-    vp_buf_putc(&t->meta_text, t->meta_text.len ? ',' : '{');
-    size_t member = t->meta_text.len;
-    vp_buf_putc(&t->meta_text, '"');
-    vp_buf_append(&t->meta_text, key.p, key.n);
-    vp_buf_append(&t->meta_text, "\":", 2);
-    vp_buf_append(&t->meta_text, val.p, val.n);
-    if (t->meta) {
-        /* vp_trace_meta was called before this member: add it to the
-         * object already handed out, so that the pointer stays valid and
-         * the object ends up complete. */
-        vp_buf one = {0};
-        vp_buf_putc(&one, '{');
-        vp_buf_append(&one, t->meta_text.data + member, t->meta_text.len - member);
-        vp_buf_putc(&one, '}');
-        cJSON *o = cJSON_ParseWithLength(one.data, one.len);
-        if (o && o->child) {
-            cJSON *item = cJSON_DetachItemViaPointer(o, o->child);
-            cJSON_AddItemToObject(t->meta, item->string, item);
-        }
-        cJSON_Delete(o);
-        vp_buf_free(&one);
+    vp_buf one = {0};
+    vp_buf_append(&one, "{\"", 2);
+    vp_buf_append(&one, key.p, key.n);
+    vp_buf_append(&one, "\":", 2);
+    vp_buf_append(&one, val.p, val.n);
+    vp_buf_putc(&one, '}');
+    cJSON *o = cJSON_ParseWithLength(one.data, one.len);
+    if (o && o->child) {
+        if (!t->meta)
+            t->meta = cJSON_CreateObject();
+        cJSON *item = cJSON_DetachItemViaPointer(o, o->child);
+        cJSON_AddItemToObject(t->meta, item->string, item);
+        vp_buf_putc(&t->meta_text, t->meta_text.len ? ',' : '{');
+        vp_buf_append(&t->meta_text, one.data + 1, one.len - 2);
+    } else {
+        t->stats.bad_meta++;
     }
+    cJSON_Delete(o);
+    vp_buf_free(&one);
 }
 
 /* One step of the top-level machine from t->p. Sets *q to where the
@@ -611,6 +612,9 @@ int vp_trace_next(vp_trace *t, vp_event *ev, vp_error *err)
             t->stats.bytes = off_of(t, t->end);  /* the whitespace after the trace too */
         t->st = ST_DONE;
         progress_draw(t, 1);
+        if (t->stats.bad_meta)
+            vp_warn("%s: %llu top-level member(s) outside \"traceEvents\" are not valid JSON and "
+                    "were ignored", t->path, (unsigned long long)t->stats.bad_meta);
         return 0;
     }
 failed:
@@ -649,15 +653,8 @@ vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *e
 
 const cJSON *vp_trace_meta(vp_trace *t)
 {
-    if (!t->meta) {
-        if (t->meta_text.len) {
-            vp_buf_putc(&t->meta_text, '}');
-            t->meta = cJSON_ParseWithLength(t->meta_text.data, t->meta_text.len);
-            t->meta_text.len--;
-        }
-        if (!t->meta)
-            t->meta = cJSON_CreateObject();
-    }
+    if (!t->meta)
+        t->meta = cJSON_CreateObject();
     return t->meta;
 }
 

@@ -395,6 +395,20 @@ expect_stderr <<'END'
 vprof: .: is a directory, not a trace file
 END
 
+case_ 'a top-level value that is not JSON is ignored alone, with a warning'
+cd "$WORK"
+printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":2}],"baseTimeNanoseconds": t7,"distributedInfo":{"rank":5}}' > badmeta.json
+vp kernels -v -f csv badmeta.json
+expect_status 0
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name
+100.0,2000,1,2000.0,2000.0,2000,2000,0.0,k
+END
+expect_stderr <<'END'
+vprof: warning: badmeta.json: 1 top-level member(s) outside "traceEvents" are not valid JSON and were ignored
+vprof: badmeta.json: rank 5 (from distributedInfo.rank); read 1 events in 124 bytes, counted 1 kernels
+END
+
 case_ 'no file'
 cd "$WORK"
 vp kernels
