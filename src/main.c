@@ -17,6 +17,11 @@
 const vp_cmd vp_commands[] = {
     {"kernels", cmd_kernels, "where GPU time went, per kernel (nsys cuda_gpu_kern_sum columns)",
      cmd_kernels_usage},
+    {"summary", cmd_summary, "one screen per run: step time, GPU time shares, top kernels, findings",
+     cmd_summary_usage},
+    {"diff", cmd_diff, "what changed between two runs, per kernel and metric; --fail-if gates",
+     cmd_diff_usage},
+    {"check", cmd_check, "CI gates on one run: --expect, --fail-if, --baseline", cmd_check_usage},
     {"merge", cmd_merge, "one timeline for all ranks: merge per-rank traces for Perfetto", cmd_merge_usage},
     {"mfu", cmd_mfu, "model FLOPs utilization: parameters, FLOPs per token, TFLOP/s, MFU", cmd_mfu_usage},
     {"comm", cmd_comm, "communication vs computation: overlap, exposed comm, bus bandwidth, stragglers",

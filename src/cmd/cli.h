@@ -33,6 +33,12 @@ int cmd_merge(int argc, char **argv);
 extern const char cmd_merge_usage[];
 int cmd_mfu(int argc, char **argv);
 extern const char cmd_mfu_usage[];
+int cmd_summary(int argc, char **argv);
+extern const char cmd_summary_usage[];
+int cmd_diff(int argc, char **argv);
+extern const char cmd_diff_usage[];
+int cmd_check(int argc, char **argv);
+extern const char cmd_check_usage[];
 
 /* Options common to the table-printing commands. */
 typedef struct vp_common_opts {

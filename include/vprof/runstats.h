@@ -1,0 +1,92 @@
+/* A run in numbers: what `vprof summary` shows, `vprof diff` compares and
+ * `vprof check` gates.  A run is one or several trace files (a file is a
+ * rank), read once each, streaming.
+ *
+ * Every figure is a named metric with a unit and a direction, so that the
+ * gate language (vprof/gates.h) can name it and a baseline comparison knows
+ * which way is worse.  Per-kernel totals are kept too, for the
+ * `kernel:REGEX` metrics and the diff's kernel table. */
+#ifndef VPROF_RUNSTATS_H
+#define VPROF_RUNSTATS_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vprof/error.h"
+#include "vprof/steps.h"
+#include "vprof/table.h"
+
+typedef struct vp_metric {
+    const char *name;     /* "step.median" */
+    double value;
+    vp_col_type unit;     /* VP_COL_NS, VP_COL_PERCENT, VP_COL_BYTES, VP_COL_INT, VP_COL_RATIO */
+    int worse;            /* +1: higher is worse, -1: lower is worse, 0: neither */
+    const char *what;     /* one line for --list-metrics */
+} vp_metric;
+
+typedef struct vp_kernel_total {
+    char *name;
+    int64_t total;        /* ns, over all ranks */
+    int64_t count;
+    int cls;              /* vp_kclass */
+} vp_kernel_total;
+
+typedef struct vp_run_opts {
+    vp_step_range steps;  /* which steps count */
+    int steps_given;      /* 0: all GPU work counts, in steps or not, and every step */
+    int partial;          /* accept truncated traces */
+    int progress;
+} vp_run_opts;
+
+typedef struct vp_run vp_run;
+
+vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error *err);
+void vp_run_free(vp_run *r);
+/* A run known only by its metrics (a baseline read back from
+ * `vprof summary -f json`): no kernels; fill it with vp_run_set. */
+vp_run *vp_run_new(void);
+
+size_t vp_run_nmetrics(const vp_run *r);
+const vp_metric *vp_run_metric(const vp_run *r, size_t i);
+/* NULL when the run has no such metric (e.g. memory.peak_allocated in a
+ * trace without [memory] events). */
+const vp_metric *vp_run_find(const vp_run *r, const char *name);
+/* Adds or replaces a metric of the catalogue (mfu, computed by a caller). */
+void vp_run_set(vp_run *r, const char *name, double value);
+
+/* A metric value as a person reads it: "612 ms", "4.50 GiB", "61.53%",
+ * "12", "0.4123". */
+void vp_metric_format(char *buf, size_t n, vp_col_type unit, double v);
+
+/* Kernels, sorted by total descending (then name). */
+size_t vp_run_nkernels(const vp_run *r);
+const vp_kernel_total *vp_run_kernel(const vp_run *r, size_t i);
+/* Total ns and instances of the kernels whose name matches re. */
+int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count);
+
+/* Facts that are not metrics. */
+const char *vp_run_device(const vp_run *r);   /* deviceProperties[0].name, or "" */
+int vp_run_device_count(const vp_run *r);     /* GPUs seen (deviceProperties, else pids) */
+
+/* MFU of a run: tokens per step over the median step time, per GPU, with
+ * the model's FLOPs per token (vprof/flops.h) at one document of seq_len
+ * tokens, against the accelerator's dense BF16 peak (deviceProperties, or
+ * peak_tflops).  Sets mfu, mfu.causal and tflops. */
+typedef struct vp_run_mfu_opts {
+    const char *model;        /* config.json */
+    double tokens_per_step;   /* global: all ranks together */
+    double seq_len;
+    double peak_tflops;       /* 0: from the device name */
+    long world_size;          /* 0: the ranks read */
+} vp_run_mfu_opts;
+
+/* 0, or -1 with err set: status 2 for a missing input (the message names
+ * the flag that supplies it), 3 for a bad config file. */
+int vp_run_add_mfu(vp_run *r, const vp_run_mfu_opts *o, vp_error *err);
+
+/* Every metric name summary can produce, with its unit and meaning, for
+ * `vprof check --list-metrics`; ended by a NULL name. */
+const vp_metric *vp_run_metric_catalogue(void);
+
+#endif

@@ -1,0 +1,167 @@
+/* Findings: rules with thresholds over a run's metrics (vprof/findings.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/findings.h"
+#include "vprof/util.h"
+
+static const vp_threshold defaults[] = {
+    {"attention", 20, "attention-like kernels above this share of kernel time (%), with no fused attention kernel"},
+    {"exposed_comm", 30, "exposed communication above this share of GPU busy time (%)"},
+    {"idle", 25, "GPU idle above this share of its span (%)"},
+    {"dataloader", 10, "DataLoader time above this share of step time (%)"},
+    {"syncs", 1, "at least this many blocking host-device syncs inside the steps"},
+    {"fp32_gemm", 10, "FP32 GEMMs above this share of GEMM time (%)"},
+    {"short_kernels", 50, "kernels shorter than their launch call above this share (%)"},
+    {"rank_spread", 10, "compute time of the ranks spread above this share of its median (%)"},
+    {"mfu", 0.40, "MFU below this (0..1; needs --model)"},
+    {NULL, 0, NULL},
+};
+
+vp_threshold *vp_thresholds_new(void)
+{
+    vp_threshold *t = vp_malloc(sizeof defaults);
+    memcpy(t, defaults, sizeof defaults);
+    return t;
+}
+
+int vp_thresholds_set(vp_threshold *th, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq)
+        return -1;
+    char *end;
+    double v = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end)
+        return -1;
+    for (vp_threshold *t = th; t->name; t++)
+        if (strlen(t->name) == (size_t)(eq - spec) && memcmp(t->name, spec, (size_t)(eq - spec)) == 0) {
+            t->value = v;
+            return 0;
+        }
+    return -1;
+}
+
+double vp_threshold_get(const vp_threshold *th, const char *name)
+{
+    for (const vp_threshold *t = th; t->name; t++)
+        if (strcmp(t->name, name) == 0)
+            return t->value;
+    abort();  /* a rule asking for an unknown threshold is a bug */
+}
+
+static int get(const vp_run *r, const char *name, double *v)
+{
+    const vp_metric *m = vp_run_find(r, name);
+    if (m)
+        *v = m->value;
+    return m != NULL;
+}
+
+static vp_finding *add(vp_finding *out, size_t *n, size_t max, const char *rule,
+                       const char *suggestion)
+{
+    if (*n >= max)
+        return NULL;
+    vp_finding *f = &out[(*n)++];
+    memset(f, 0, sizeof *f);
+    f->rule = rule;
+    f->suggestion = suggestion;
+    return f;
+}
+
+size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max)
+{
+    size_t n = 0;
+    double a = 0, b = 0, c = 0;
+    char t1[32];
+    vp_finding *f;
+
+    if (get(r, "attention.pct", &a) && get(r, "attention.flash", &b) && b == 0 &&
+        a > vp_threshold_get(th, "attention") &&
+        (f = add(out, &n, max, "attention",
+                 "check that FlashAttention is active (SDPA's flash or memory-efficient "
+                 "backend, flash-attn, or a fused kernel of your framework)"))) {
+        snprintf(f->what, sizeof f->what, "attention kernels dominate and no FlashAttention kernel ran");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "attention-like kernels (softmax, attention, attn, sdpa) take %.1f%% of kernel "
+                 "time; no kernel named flash, fmha or efficient_attention", a);
+    }
+    if (get(r, "comm.exposed_pct", &a) && a > vp_threshold_get(th, "exposed_comm") &&
+        get(r, "comm.exposed", &b) &&
+        (f = add(out, &n, max, "exposed_comm",
+                 "overlap communication with compute: FSDP prefetch and reshard settings, DDP "
+                 "bucket sizes, async tensor/sequence parallel, fewer or larger collectives"))) {
+        vp_human_ns(t1, sizeof t1, b);
+        snprintf(f->what, sizeof f->what, "communication is exposed: compute does not hide it");
+        if (get(r, "comm.exposed_step_pct", &c))
+            snprintf(f->evidence, sizeof f->evidence,
+                     "%s of communication not overlapped by compute (all ranks): %.1f%% of the "
+                     "GPU's busy time, %.1f%% of the steps' wall time", t1, a, c);
+        else
+            snprintf(f->evidence, sizeof f->evidence,
+                     "%s of communication not overlapped by compute (all ranks): %.1f%% of the "
+                     "GPU's busy time", t1, a);
+    }
+    if (get(r, "gpu.idle_pct", &a) && a > vp_threshold_get(th, "idle") &&
+        (f = add(out, &n, max, "idle",
+                 "the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, "
+                 "torch.compile), syncs and data-loading stalls"))) {
+        double syncs = 0, shortk = 0;
+        get(r, "sync.count", &syncs);
+        get(r, "kernels.short_pct", &shortk);
+        snprintf(f->what, sizeof f->what, "the GPU is idle for much of the run");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "GPU idle %.1f%% of its span; %.0f blocking syncs in the steps; %.1f%% of the "
+                 "kernels ran shorter than their launch call", a, syncs, shortk);
+    }
+    if (get(r, "dataloader.pct", &a) && a > vp_threshold_get(th, "dataloader") &&
+        (f = add(out, &n, max, "dataloader",
+                 "more DataLoader workers, pin_memory and prefetch_factor, faster storage or a "
+                 "preprocessed dataset"))) {
+        snprintf(f->what, sizeof f->what, "data loading takes a large share of the steps");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "enumerate(DataLoader) annotations cover %.1f%% of the steps' wall time", a);
+    }
+    if (get(r, "sync.count", &a) && a >= vp_threshold_get(th, "syncs") &&
+        (f = add(out, &n, max, "syncs",
+                 "remove .item(), .cpu(), .tolist() and printing of tensors from the training "
+                 "loop; log asynchronously"))) {
+        snprintf(f->what, sizeof f->what, "the host waits for the GPU inside the steps");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%.0f blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, "
+                 "cudaEventSynchronize, synchronous cudaMemcpy) inside the steps", a);
+    }
+    if (get(r, "gemm.fp32_pct", &a) && a > vp_threshold_get(th, "fp32_gemm") &&
+        (f = add(out, &n, max, "fp32_gemm",
+                 "check dtypes and autocast: bf16 GEMMs are several times faster than FP32 "
+                 "or TF32 ones"))) {
+        snprintf(f->what, sizeof f->what, "FP32 GEMMs where BF16 is expected");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%.1f%% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)", a);
+    }
+    if (get(r, "kernels.short_pct", &a) && a > vp_threshold_get(th, "short_kernels") &&
+        (f = add(out, &n, max, "short_kernels",
+                 "launch overhead dominates: CUDA graphs, kernel fusion, torch.compile"))) {
+        snprintf(f->what, sizeof f->what, "many kernels are shorter than their launch");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%.1f%% of the kernels ran for less time than the CPU call that launched them", a);
+    }
+    if (get(r, "rank.spread_pct", &a) && a > vp_threshold_get(th, "rank_spread") &&
+        (f = add(out, &n, max, "rank_spread",
+                 "balance the load: MoE routing and capacity, data sharding, sequence lengths "
+                 "per rank"))) {
+        snprintf(f->what, sizeof f->what, "the ranks do uneven amounts of work");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "compute time differs by %.1f%% of its median between the ranks", a);
+    }
+    if (get(r, "mfu", &a) && a < vp_threshold_get(th, "mfu") &&
+        (f = add(out, &n, max, "mfu",
+                 "work through the findings above, largest measured cost first"))) {
+        get(r, "tflops", &b);
+        snprintf(f->what, sizeof f->what, "low model FLOPs utilization");
+        snprintf(f->evidence, sizeof f->evidence, "MFU %.1f%% (%.1f TFLOP/s per GPU)", a * 100, b);
+    }
+    return n;
+}

@@ -1,0 +1,490 @@
+/* A run's metrics: one streaming pass per trace file (see vprof/runstats.h).
+ *
+ * Everything per file is reduced before the next file is read: the GPU
+ * events (40 bytes each, vprof/gpuwork.h) and the interval sets are freed,
+ * only per-name kernel totals, per-step times and a few counters stay. */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vprof/classify.h"
+#include "vprof/gpuwork.h"
+#include "vprof/intervals.h"
+#include "vprof/memevents.h"
+#include "vprof/rank.h"
+#include "vprof/runstats.h"
+#include "vprof/stats.h"
+#include "vprof/trace.h"
+#include "vprof/util.h"
+
+static const vp_metric catalogue[] = {
+    {"ranks", 0, VP_COL_INT, 0, "trace files (ranks) read"},
+    {"gpus", 0, VP_COL_INT, 0, "GPUs listed in the first trace's deviceProperties"},
+    {"steps", 0, VP_COL_INT, 0, "ProfilerStep#N steps counted (after --steps)"},
+    {"step.median", 0, VP_COL_NS, +1, "median step time; a step's time is its longest rank's ProfilerStep duration"},
+    {"step.mean", 0, VP_COL_NS, +1, "mean step time"},
+    {"step.min", 0, VP_COL_NS, +1, "shortest step time"},
+    {"step.max", 0, VP_COL_NS, +1, "longest step time"},
+    {"step.spread_pct", 0, VP_COL_PERCENT, +1, "(longest - shortest) / median step time"},
+    {"gpu.span", 0, VP_COL_NS, 0, "GPU span of the counted work, summed over ranks"},
+    {"gpu.busy_pct", 0, VP_COL_PERCENT, -1, "union of all GPU work / GPU span"},
+    {"gpu.compute_pct", 0, VP_COL_PERCENT, -1, "union of compute kernels / GPU span"},
+    {"gpu.idle_pct", 0, VP_COL_PERCENT, +1, "GPU span - busy, over the span"},
+    {"memcpy.pct", 0, VP_COL_PERCENT, +1, "union of memory copies and sets / GPU span"},
+    {"comm.total", 0, VP_COL_NS, 0, "union of communication kernels, summed over ranks"},
+    {"comm.exposed", 0, VP_COL_NS, +1, "communication not overlapped by compute, summed over ranks"},
+    {"comm.exposed_pct", 0, VP_COL_PERCENT, +1, "exposed communication / GPU busy time"},
+    {"comm.exposed_step_pct", 0, VP_COL_PERCENT, +1, "exposed communication / the steps' wall time"},
+    {"comm.overlap_pct", 0, VP_COL_PERCENT, -1, "communication overlapped by compute / communication (HTA's overlap %)"},
+    {"kernels.count", 0, VP_COL_INT, 0, "kernel instances counted"},
+    {"kernels.total", 0, VP_COL_NS, +1, "sum of kernel durations"},
+    {"kernels.short_pct", 0, VP_COL_PERCENT, +1, "kernels that ran shorter than the CPU call that launched them"},
+    {"dataloader.pct", 0, VP_COL_PERCENT, +1, "DataLoader __next__ time inside the steps / the steps' wall time"},
+    {"sync.count", 0, VP_COL_INT, +1, "blocking host-device syncs inside the steps (cuda{Stream,Device,Event}Synchronize, synchronous cudaMemcpy)"},
+    {"gemm.fp32_pct", 0, VP_COL_PERCENT, +1, "FP32 GEMM time (sgemm, TF32 s1688/s16816 tensor-op GEMMs) / all GEMM time"},
+    {"attention.pct", 0, VP_COL_PERCENT, +1, "attention-like kernels (softmax, attention, attn, fmha, flash, sdpa) / kernel time"},
+    {"attention.flash", 0, VP_COL_INT, -1, "1 when a fused attention kernel ran (flash, fmha, efficient_attention), else 0"},
+    {"rank.spread_pct", 0, VP_COL_PERCENT, +1, "(most - least) / median compute time over ranks"},
+    {"memory.peak_allocated", 0, VP_COL_BYTES, +1, "highest Total Allocated of any GPU in [memory] events"},
+    {"memory.peak_reserved", 0, VP_COL_BYTES, +1, "highest Total Reserved of any GPU in [memory] events"},
+    {"mfu", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), full-square attention (--model)"},
+    {"mfu.causal", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), causal attention (--model)"},
+    {"tflops", 0, VP_COL_RATIO, -1, "achieved model TFLOP/s per GPU, full-square attention (--model)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+const vp_metric *vp_run_metric_catalogue(void)
+{
+    return catalogue;
+}
+
+typedef struct step_time {
+    long number;
+    int64_t dur;   /* the longest rank's */
+} step_time;
+
+struct vp_run {
+    vp_metric *m;
+    size_t nm;
+    vp_strmap *names;        /* kernel name -> index + 1 */
+    vp_kernel_total *k;
+    size_t nk, capk;
+    step_time *st;
+    size_t nst, capst;
+    char device[128];
+    int gpus;
+    /* sums over ranks */
+    int64_t span, busy, compute, comm, overlap, exposed, memory;
+    int64_t step_wall, data, kernels, short_kernels, syncs;
+    int64_t *rank_compute;
+    size_t nranks;
+    int have_mem;
+    int64_t peak_alloc, peak_reserved;
+};
+
+void vp_run_set(vp_run *r, const char *name, double value)
+{
+    for (size_t i = 0; i < r->nm; i++)
+        if (strcmp(r->m[i].name, name) == 0) {
+            r->m[i].value = value;
+            return;
+        }
+    for (const vp_metric *c = catalogue; c->name; c++)
+        if (strcmp(c->name, name) == 0) {
+            r->m = vp_realloc(r->m, (r->nm + 1) * sizeof *r->m);
+            r->m[r->nm] = *c;
+            r->m[r->nm++].value = value;
+            return;
+        }
+    abort();  /* a name missing from the catalogue is a bug */
+}
+
+static uint32_t kernel_index(vp_run *r, const vp_span name, int cls)
+{
+    int inserted;
+    void **slot = vp_strmap_upsert(r->names, name.p, name.n, &inserted);
+    if (!inserted)
+        return (uint32_t)((uintptr_t)*slot - 1);
+    if (r->nk == r->capk) {
+        r->capk = r->capk ? r->capk * 2 : 256;
+        r->k = vp_realloc(r->k, r->capk * sizeof *r->k);
+    }
+    r->k[r->nk] = (vp_kernel_total){vp_strndup(name.p, name.n), 0, 0, cls};
+    *slot = (void *)(uintptr_t)(r->nk + 1);
+    return (uint32_t)r->nk++;
+}
+
+static void add_step(vp_run *r, long number, int64_t dur)
+{
+    for (size_t i = 0; i < r->nst; i++)
+        if (r->st[i].number == number) {
+            if (dur > r->st[i].dur)
+                r->st[i].dur = dur;
+            return;
+        }
+    if (r->nst == r->capst) {
+        r->capst = r->capst ? r->capst * 2 : 64;
+        r->st = vp_realloc(r->st, r->capst * sizeof *r->st);
+    }
+    r->st[r->nst++] = (step_time){number, dur};
+}
+
+static int span_is(vp_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+/* Blocking calls that make the CPU wait for the GPU. */
+static int is_sync_call(const vp_event *ev)
+{
+    if (!(span_is(ev->cat, "cuda_runtime") || span_is(ev->cat, "Runtime")))
+        return 0;
+    return span_is(ev->name, "cudaStreamSynchronize") || span_is(ev->name, "cudaDeviceSynchronize") ||
+           span_is(ev->name, "cudaEventSynchronize") || span_is(ev->name, "cudaMemcpy");
+}
+
+typedef struct file_state {
+    vp_gpuwork w;
+    vp_memevents *mem;
+    vp_ivset data;
+    int64_t *syncs;
+    size_t nsync, capsync;
+} file_state;
+
+static void read_device_properties(vp_run *r, const cJSON *meta)
+{
+    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
+    if (!cJSON_IsArray(dp) || r->device[0])
+        return;
+    r->gpus = cJSON_GetArraySize(dp);
+    const cJSON *first = cJSON_GetArrayItem(dp, 0);
+    const cJSON *name = first ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
+    if (cJSON_IsString(name))
+        snprintf(r->device, sizeof r->device, "%s", name->valuestring);
+}
+
+static int read_file(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
+{
+    vp_trace_opts topts = {.partial = o->partial, .progress = o->progress};
+    vp_trace *t = vp_trace_open(path, &topts, err);
+    if (!t)
+        return -1;
+    file_state f;
+    memset(&f, 0, sizeof f);
+    vp_gpuwork_init(&f.w);
+    f.mem = vp_memevents_new(0);
+    vp_ivset_init(&f.data);
+    vp_event ev;
+    int rc;
+    while ((rc = vp_trace_next(t, &ev, err)) == 1) {
+        long gi = vp_gpuwork_observe(&f.w, &ev);
+        if (gi >= 0) {
+            vp_gpu_ev *g = &f.w.ev[gi];
+            if (g->kind == VP_GPU_KERNEL)
+                g->aux = kernel_index(r, ev.name, g->cls);
+            continue;
+        }
+        if (ev.ph == 'i' || ev.ph == 'I') {
+            vp_memevents_observe(f.mem, &ev);
+            continue;
+        }
+        if (ev.ph != 'X' || !ev.has_ts)
+            continue;
+        if (ev.name.n > 21 && memcmp(ev.name.p, "enumerate(DataLoader)", 21) == 0 && ev.has_dur)
+            vp_ivset_add(&f.data, ev.ts, ev.ts + ev.dur);
+        else if (is_sync_call(&ev)) {
+            if (f.nsync == f.capsync) {
+                f.capsync = f.capsync ? f.capsync * 2 : 64;
+                f.syncs = vp_realloc(f.syncs, f.capsync * sizeof *f.syncs);
+            }
+            f.syncs[f.nsync++] = ev.ts;
+        }
+    }
+    if (rc == 0) {
+        read_device_properties(r, vp_trace_meta(t));
+        /* Without --steps every piece of GPU work counts (a trace need not
+         * have steps); the step times count every step either way. */
+        vp_gpuwork_resolve(&f.w, o->steps_given ? &o->steps : NULL);
+        vp_steps_select(f.w.steps, &o->steps);
+
+        /* Steps: CPU durations of the selected ones, and their wall time. */
+        size_t nsteps = vp_steps_count(f.w.steps);
+        for (size_t i = 0; i < nsteps; i++) {
+            int64_t a, b;
+            if (vp_steps_window(f.w.steps, i, &a, &b) != 1)
+                continue;
+            add_step(r, vp_steps_number(f.w.steps, i), b - a);
+            r->step_wall += b - a;
+            r->data += vp_ivset_measure_in(&f.data, a, b);
+        }
+        for (size_t i = 0; i < f.nsync; i++) {
+            long s = vp_steps_at(f.w.steps, f.syncs[i]);
+            int64_t a, b;
+            if (s >= 0 && vp_steps_window(f.w.steps, (size_t)s, &a, &b) == 1)
+                r->syncs++;
+        }
+
+        /* The counted GPU work: time breakdown, kernels, launches. */
+        vp_gpu_sets sets;
+        vp_gpu_totals tot;
+        vp_gpu_sets_init(&sets);
+        vp_gpu_measure(&sets, f.w.ev, NULL, f.w.n, &tot);
+        vp_gpu_sets_free(&sets);
+        r->span += tot.span;
+        r->busy += tot.busy;
+        r->compute += tot.compute;
+        r->comm += tot.comm;
+        r->overlap += tot.overlap;
+        r->exposed += tot.exposed;
+        r->memory += tot.memory;
+        r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + 1) * sizeof *r->rank_compute);
+        r->rank_compute[r->nranks++] = tot.compute;
+        for (size_t i = 0; i < f.w.n; i++) {
+            const vp_gpu_ev *g = &f.w.ev[i];
+            if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
+                continue;
+            r->k[g->aux].total += g->end - g->start;
+            r->k[g->aux].count++;
+            r->kernels++;
+            int64_t lts, ldur;
+            if (g->corr >= 0 && vp_steps_launch(f.w.steps, g->corr, &lts, &ldur) &&
+                g->end - g->start < ldur)
+                r->short_kernels++;
+        }
+
+        vp_memevents_finish(f.mem);
+        for (size_t i = 0; i < f.mem->ndevices; i++) {
+            const vp_mem_device *d = &f.mem->devices[i];
+            if (d->type == 0)
+                continue;  /* the CPU allocator */
+            r->have_mem = 1;
+            if (d->peak_alloc.allocated > r->peak_alloc)
+                r->peak_alloc = d->peak_alloc.allocated;
+            if (d->peak_reserved.reserved > r->peak_reserved)
+                r->peak_reserved = d->peak_reserved.reserved;
+        }
+    }
+    vp_gpuwork_free(&f.w);
+    vp_memevents_free(f.mem);
+    vp_ivset_free(&f.data);
+    free(f.syncs);
+    vp_trace_close(t);
+    return rc < 0 ? -1 : 0;
+}
+
+static int has_ci(const char *s, const char *lit)
+{
+    size_t n = strlen(lit);
+    for (; *s; s++)
+        if (strncasecmp(s, lit, n) == 0)
+            return 1;
+    return 0;
+}
+
+static int cmp_kernel(const void *a, const void *b)
+{
+    const vp_kernel_total *x = a, *y = b;
+    if (x->total != y->total)
+        return (y->total > x->total) - (y->total < x->total);
+    return strcmp(x->name, y->name);
+}
+
+static int cmp_step_dur(const void *a, const void *b)
+{
+    const step_time *x = a, *y = b;
+    return (x->dur > y->dur) - (x->dur < y->dur);
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void derive(vp_run *r)
+{
+    vp_run_set(r, "ranks", (double)r->nranks);
+    vp_run_set(r, "gpus", (double)r->gpus);
+    vp_run_set(r, "steps", (double)r->nst);
+    if (r->nst) {
+        int64_t *d = vp_malloc(r->nst * sizeof *d);
+        for (size_t i = 0; i < r->nst; i++)
+            d[i] = r->st[i].dur;
+        vp_summary s;
+        vp_summarize(d, r->nst, &s);
+        free(d);
+        vp_run_set(r, "step.median", s.median);
+        vp_run_set(r, "step.mean", s.mean);
+        vp_run_set(r, "step.min", (double)s.min);
+        vp_run_set(r, "step.max", (double)s.max);
+        vp_run_set(r, "step.spread_pct", s.median > 0 ? 100.0 * (double)(s.max - s.min) / s.median : 0);
+    }
+    vp_run_set(r, "gpu.span", (double)r->span);
+    vp_run_set(r, "gpu.busy_pct", pct(r->busy, r->span));
+    vp_run_set(r, "gpu.compute_pct", pct(r->compute, r->span));
+    vp_run_set(r, "gpu.idle_pct", pct(r->span - r->busy, r->span));
+    vp_run_set(r, "memcpy.pct", pct(r->memory, r->span));
+    vp_run_set(r, "comm.total", (double)r->comm);
+    vp_run_set(r, "comm.exposed", (double)r->exposed);
+    vp_run_set(r, "comm.exposed_pct", pct(r->exposed, r->busy));
+    if (r->step_wall)
+        vp_run_set(r, "comm.exposed_step_pct", pct(r->exposed, r->step_wall));
+    if (r->comm)
+        vp_run_set(r, "comm.overlap_pct", pct(r->overlap, r->comm));
+    vp_run_set(r, "kernels.count", (double)r->kernels);
+    int64_t ktotal = 0, gemm = 0, fp32 = 0, attn = 0;
+    int flash = 0;
+    for (size_t i = 0; i < r->nk; i++) {
+        const vp_kernel_total *k = &r->k[i];
+        ktotal += k->total;
+        if (has_ci(k->name, "gemm")) {
+            gemm += k->total;
+            if (has_ci(k->name, "sgemm") || strstr(k->name, "s1688gemm") ||
+                strstr(k->name, "s16816gemm") || has_ci(k->name, "f32f32"))
+                fp32 += k->total;
+        }
+        int is_flash = has_ci(k->name, "flash") || has_ci(k->name, "fmha") ||
+                       has_ci(k->name, "efficient_attention");
+        if (is_flash && k->count)
+            flash = 1;
+        if (is_flash || has_ci(k->name, "softmax") || has_ci(k->name, "attention") ||
+            has_ci(k->name, "attn") || has_ci(k->name, "sdpa"))
+            attn += k->total;
+    }
+    vp_run_set(r, "kernels.total", (double)ktotal);
+    vp_run_set(r, "kernels.short_pct", pct(r->short_kernels, r->kernels));
+    if (r->step_wall) {
+        vp_run_set(r, "dataloader.pct", pct(r->data, r->step_wall));
+        vp_run_set(r, "sync.count", (double)r->syncs);
+    }
+    if (gemm)
+        vp_run_set(r, "gemm.fp32_pct", pct(fp32, gemm));
+    vp_run_set(r, "attention.pct", pct(attn, ktotal));
+    vp_run_set(r, "attention.flash", flash);
+    if (r->nranks > 1) {
+        int64_t *c = vp_malloc(r->nranks * sizeof *c);
+        memcpy(c, r->rank_compute, r->nranks * sizeof *c);
+        vp_summary s;
+        vp_summarize(c, r->nranks, &s);
+        free(c);
+        vp_run_set(r, "rank.spread_pct", s.median > 0 ? 100.0 * (double)(s.max - s.min) / s.median : 0);
+    }
+    if (r->have_mem) {
+        vp_run_set(r, "memory.peak_allocated", (double)r->peak_alloc);
+        vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
+    }
+    if (r->nk)
+        qsort(r->k, r->nk, sizeof *r->k, cmp_kernel);
+    if (r->nst)
+        qsort(r->st, r->nst, sizeof *r->st, cmp_step_dur);
+}
+
+vp_run *vp_run_new(void)
+{
+    vp_run *r = vp_calloc(1, sizeof *r);
+    r->names = vp_strmap_new();
+    return r;
+}
+
+vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error *err)
+{
+    vp_run *r = vp_run_new();
+    for (size_t i = 0; i < n; i++) {
+        if (read_file(r, paths[i], o, err) != 0) {
+            vp_run_free(r);
+            return NULL;
+        }
+    }
+    derive(r);
+    return r;
+}
+
+void vp_run_free(vp_run *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nk; i++)
+        free(r->k[i].name);
+    free(r->k);
+    free(r->m);
+    free(r->st);
+    free(r->rank_compute);
+    vp_strmap_free(r->names);
+    free(r);
+}
+
+void vp_metric_format(char *buf, size_t n, vp_col_type unit, double v)
+{
+    switch (unit) {
+    case VP_COL_NS:
+    case VP_COL_NS_F:
+        vp_human_ns(buf, n, v);
+        break;
+    case VP_COL_BYTES:
+        vp_human_bytes(buf, n, v);
+        break;
+    case VP_COL_PERCENT:
+        snprintf(buf, n, "%.2f%%", v);
+        break;
+    case VP_COL_INT:
+        snprintf(buf, n, "%.0f", v);
+        break;
+    default:
+        snprintf(buf, n, "%.4g", v);
+        break;
+    }
+}
+
+size_t vp_run_nmetrics(const vp_run *r)
+{
+    return r->nm;
+}
+
+const vp_metric *vp_run_metric(const vp_run *r, size_t i)
+{
+    return i < r->nm ? &r->m[i] : NULL;
+}
+
+const vp_metric *vp_run_find(const vp_run *r, const char *name)
+{
+    for (size_t i = 0; i < r->nm; i++)
+        if (strcmp(r->m[i].name, name) == 0)
+            return &r->m[i];
+    return NULL;
+}
+
+size_t vp_run_nkernels(const vp_run *r)
+{
+    return r->nk;
+}
+
+const vp_kernel_total *vp_run_kernel(const vp_run *r, size_t i)
+{
+    return i < r->nk ? &r->k[i] : NULL;
+}
+
+int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count)
+{
+    int64_t total = 0, n = 0;
+    for (size_t i = 0; i < r->nk; i++)
+        if (regexec(re, r->k[i].name, 0, NULL, 0) == 0) {
+            total += r->k[i].total;
+            n += r->k[i].count;
+        }
+    if (count)
+        *count = n;
+    return total;
+}
+
+const char *vp_run_device(const vp_run *r)
+{
+    return r->device;
+}
+
+int vp_run_device_count(const vp_run *r)
+{
+    return r->gpus;
+}

@@ -1,0 +1,384 @@
+/* vprof diff: what got slower between two runs, and a CI gate. */
+#include <dirent.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd/cli.h"
+#include "cmd/gatecli.h"
+#include "cmd/runopts.h"
+#include "vprof/classify.h"
+#include "vprof/runstats.h"
+#include "vprof/table.h"
+#include "vprof/util.h"
+
+const char cmd_diff_usage[] =
+    "usage: vprof diff [options] BASE NEW\n"
+    "\n"
+    "What changed from the BASE run to the NEW one: per kernel the total time,\n"
+    "instances and the change, sorted by the size of the change, kernels that\n"
+    "appear or disappear marked; per kernel class; and every run metric (step\n"
+    "time, GPU shares, exposed communication, peak memory, MFU ...). BASE and NEW\n"
+    "are a trace each, or a directory of a run's rank traces (*.json, *.json.gz,\n"
+    "*.gz). --fail-if turns the diff into a CI gate: exit status 1 when one holds.\n"
+    "\n"
+    "  --fail-if EXPR       fail (exit 1) when EXPR holds, e.g. 'step.median > +5%',\n"
+    "                       'kernel:flash_fwd.* > +10%' (repeatable; docs/ci.md)\n"
+    "  --min-delta TIME     hide kernels whose total changed by less (e.g. 50us)\n"
+    "  --top N              keep the N largest kernel changes\n"
+    VP_RUN_USAGE
+    "  -f, --format FMT     table (default), csv, tsv, json, md; or github, junit for\n"
+    "                       the gates alone, as CI systems read them\n"
+    "  -o, --output FILE    write there instead of standard output\n"
+    "      --full-names     never shorten kernel names in the table format\n"
+    "      --partial        accept truncated traces, with a warning\n"
+    "  -q, --quiet          no warnings, no progress bar\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 a --fail-if gate held, 2 usage error (a malformed\n"
+    "expression is shown with a caret under the fault), 3 bad input.\n"
+    "\n"
+    "Examples:\n"
+    "  vprof diff base.json.gz new.json.gz\n"
+    "  vprof diff --fail-if 'step.median > +5%' --fail-if 'kernel:flash_fwd.* > +10%' base/ new/\n";
+
+enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_TOP };
+
+/* A directory stands for the rank traces in it, sorted by name. */
+static int expand(const char *arg, char ***out, size_t *n)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *out = vp_malloc(sizeof **out);
+        (*out)[0] = vp_strdup(arg);
+        *n = 1;
+        return 0;
+    }
+    struct dirent **list;
+    int k = scandir(arg, &list, NULL, alphasort);
+    if (k < 0)
+        return -1;
+    *out = vp_malloc((size_t)(k ? k : 1) * sizeof **out);
+    *n = 0;
+    for (int i = 0; i < k; i++) {
+        const char *name = list[i]->d_name;
+        size_t len = strlen(name);
+        if (name[0] != '.' && ((len > 5 && strcmp(name + len - 5, ".json") == 0) ||
+                               (len > 3 && strcmp(name + len - 3, ".gz") == 0))) {
+            size_t m = strlen(arg) + len + 2;
+            char *p = vp_malloc(m);
+            snprintf(p, m, "%s/%s", arg, name);
+            (*out)[(*n)++] = p;
+        }
+        free(list[i]);
+    }
+    free(list);
+    return 0;
+}
+
+static void free_paths(char **p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(p[i]);
+    free(p);
+}
+
+typedef struct krow {
+    const char *name;
+    int cls;
+    int64_t base, now, base_n, now_n;
+} krow;
+
+static int cmp_krow(const void *a, const void *b)
+{
+    const krow *x = a, *y = b;
+    int64_t dx = llabs(x->now - x->base), dy = llabs(y->now - y->base);
+    if (dx != dy)
+        return (dy > dx) - (dy < dx);
+    return strcmp(x->name, y->name);
+}
+
+static double change_pct(double base, double now)
+{
+    return base != 0 ? 100.0 * (now - base) / fabs(base) : NAN;
+}
+
+static vp_table *kernel_table(const vp_run *base, const vp_run *now, int64_t min_delta, long top)
+{
+    vp_strmap *map = vp_strmap_new();
+    krow *rows = NULL;
+    size_t n = 0;
+    const vp_run *runs[2] = {base, now};
+    for (int side = 0; side < 2; side++) {
+        for (size_t i = 0; i < vp_run_nkernels(runs[side]); i++) {
+            const vp_kernel_total *k = vp_run_kernel(runs[side], i);
+            if (!k->count)
+                continue;
+            int inserted;
+            void **slot = vp_strmap_upsert(map, k->name, strlen(k->name), &inserted);
+            if (inserted) {
+                rows = vp_realloc(rows, (n + 1) * sizeof *rows);
+                rows[n] = (krow){k->name, k->cls, 0, 0, 0, 0};
+                *slot = (void *)(uintptr_t)(n++ + 1);
+            }
+            krow *r = &rows[(uintptr_t)*slot - 1];
+            if (side == 0)
+                r->base = k->total, r->base_n = k->count;
+            else
+                r->now = k->total, r->now_n = k->count;
+        }
+    }
+    if (n)
+        qsort(rows, n, sizeof *rows, cmp_krow);
+    vp_table *t = vp_table_new("kernels");
+    vp_table_add_col(t, "Base Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "New Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_PERCENT, 1);
+    vp_table_add_col(t, "Base Instances", VP_COL_INT, 0);
+    vp_table_add_col(t, "New Instances", VP_COL_INT, 0);
+    vp_table_add_col(t, "Status", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Name", VP_COL_TEXT, 0);
+    size_t shown = 0, hidden = 0;
+    for (size_t i = 0; i < n; i++) {
+        const krow *k = &rows[i];
+        int64_t d = k->now - k->base;
+        if (llabs(d) < min_delta || (top > 0 && (long)shown >= top)) {
+            hidden++;
+            continue;
+        }
+        shown++;
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, k->base);
+        vp_table_set_int(t, row, 1, k->now);
+        vp_table_set_int(t, row, 2, d);
+        double p = change_pct((double)k->base, (double)k->now);
+        if (!isnan(p))
+            vp_table_set_double(t, row, 3, p);
+        vp_table_set_int(t, row, 4, k->base_n);
+        vp_table_set_int(t, row, 5, k->now_n);
+        vp_table_set_text(t, row, 6, !k->base_n ? "new" : !k->now_n ? "gone" : "");
+        vp_table_set_text(t, row, 7, k->name);
+    }
+    if (hidden)
+        vp_table_add_note(t, "%zu kernels with smaller changes not shown (--min-delta, --top)", hidden);
+    free(rows);
+    vp_strmap_free(map);
+    return t;
+}
+
+static vp_table *class_table(const vp_run *base, const vp_run *now)
+{
+    int64_t tot[2][VP_CLASS_COUNT] = {{0}};
+    const vp_run *runs[2] = {base, now};
+    for (int side = 0; side < 2; side++)
+        for (size_t i = 0; i < vp_run_nkernels(runs[side]); i++) {
+            const vp_kernel_total *k = vp_run_kernel(runs[side], i);
+            tot[side][k->cls] += k->total;
+        }
+    vp_table *t = vp_table_new("classes");
+    vp_table_add_col(t, "Class", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Base Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "New Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_PERCENT, 1);
+    for (int c = 0; c < VP_CLASS_COUNT; c++) {
+        if (!tot[0][c] && !tot[1][c])
+            continue;
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, vp_kclass_name((vp_kclass)c));
+        vp_table_set_int(t, row, 1, tot[0][c]);
+        vp_table_set_int(t, row, 2, tot[1][c]);
+        vp_table_set_int(t, row, 3, tot[1][c] - tot[0][c]);
+        double p = change_pct((double)tot[0][c], (double)tot[1][c]);
+        if (!isnan(p))
+            vp_table_set_double(t, row, 4, p);
+    }
+    vp_table_add_note(t, "kernels only (memcpy, memset and sync are in the metrics)");
+    return t;
+}
+
+/* Metrics of both runs; values in their own units, which a column cannot
+ * carry, so humans get them rendered and machines get raw numbers. */
+static vp_table *metric_table(const vp_run *base, const vp_run *now, int raw)
+{
+    vp_table *t = vp_table_new("metrics");
+    vp_table_add_col(t, "Metric", VP_COL_TEXT, 0);
+    if (raw) {
+        vp_table_add_col(t, "Base", VP_COL_RATIO, 6);
+        vp_table_add_col(t, "New", VP_COL_RATIO, 6);
+    } else {
+        vp_table_add_col(t, "Base", VP_COL_TEXT, 0);
+        vp_table_add_col(t, "New", VP_COL_TEXT, 0);
+    }
+    vp_table_add_col(t, "Change", VP_COL_PERCENT, 1);
+    for (size_t i = 0; i < vp_run_nmetrics(now); i++) {
+        const vp_metric *m = vp_run_metric(now, i);
+        const vp_metric *b = vp_run_find(base, m->name);
+        if (!b)
+            continue;
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, m->name);
+        if (raw) {
+            vp_table_set_double(t, row, 1, b->value);
+            vp_table_set_double(t, row, 2, m->value);
+        } else {
+            char s[2][48];
+            double v[2] = {b->value, m->value};
+            for (int k = 0; k < 2; k++)
+                vp_metric_format(s[k], sizeof s[k], m->unit, v[k]);
+            vp_table_set_text(t, row, 1, s[0]);
+            vp_table_set_text(t, row, 2, s[1]);
+        }
+        double p = change_pct(b->value, m->value);
+        if (!isnan(p))
+            vp_table_set_double(t, row, 3, p);
+    }
+    return t;
+}
+
+static int parse_time(const char *arg, int64_t *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    double scale = 1;
+    if (end == arg || v < 0)
+        return -1;
+    if (!strcmp(end, "") || !strcmp(end, "ns"))
+        scale = 1;
+    else if (!strcmp(end, "us"))
+        scale = 1e3;
+    else if (!strcmp(end, "ms"))
+        scale = 1e6;
+    else if (!strcmp(end, "s"))
+        scale = 1e9;
+    else
+        return -1;
+    *out = (int64_t)(v * scale);
+    return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        VP_COMMON_LONGOPTS,
+        VP_RUN_LONGOPTS,
+        {"fail-if", required_argument, 0, OPT_FAIL_IF},
+        {"min-delta", required_argument, 0, OPT_MIN_DELTA},
+        {"top", required_argument, 0, OPT_TOP},
+        {0, 0, 0, 0},
+    };
+    const vp_cmd *self = vp_cmd_find("diff");
+    vp_common_opts common;
+    vp_common_init(&common);
+    vp_run_cli ro;
+    vp_run_cli_init(&ro);
+    vp_gate_list gates = {0};
+    int64_t min_delta = 0;
+    long top = 0;
+    int c, status = VP_EXIT_USAGE;
+    vp_run *base = NULL, *now = NULL;
+    char **bp = NULL, **np = NULL;
+    size_t nb = 0, nn = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        if (c == 'f' && vp_gate_format(&gates, optarg))
+            continue;
+        int h = vp_common_option(&common, self, c, optarg);
+        if (h == 2) {
+            status = VP_EXIT_OK;
+            goto out;
+        }
+        if (h < 0)
+            goto out;
+        if (h == 1)
+            continue;
+        if ((h = vp_run_option(&ro, "diff", c, optarg)) < 0)
+            goto out;
+        if (h == 1)
+            continue;
+        switch (c) {
+        case OPT_FAIL_IF:
+            if (vp_gate_list_add(&gates, "diff", "fail-if", optarg) != 0)
+                goto out;
+            break;
+        case OPT_MIN_DELTA:
+            if (parse_time(optarg, &min_delta) != 0) {
+                vp_usage_error("diff", "--min-delta: expected a time like 50us or 2ms, found '%s'", optarg);
+                goto out;
+            }
+            break;
+        case OPT_TOP: {
+            char *e;
+            top = strtol(optarg, &e, 10);
+            if (*e || top <= 0) {
+                vp_usage_error("diff", "--top: expected a positive number, found '%s'", optarg);
+                goto out;
+            }
+            break;
+        }
+        default:
+            vp_usage_error("diff", "unexpected option");
+            goto out;
+        }
+    }
+    if (argc - optind != 2) {
+        vp_usage_error("diff", "expected BASE and NEW (a trace or a directory of rank traces each), "
+                               "found %d argument%s", argc - optind, argc - optind == 1 ? "" : "s");
+        goto out;
+    }
+    if (gates.ci_format && !gates.n) {
+        vp_usage_error("diff", "-f github and -f junit report gates: give --fail-if");
+        goto out;
+    }
+    ro.run.partial = common.partial;
+    if (expand(argv[optind], &bp, &nb) != 0 || expand(argv[optind + 1], &np, &nn) != 0 || !nb || !nn) {
+        fprintf(stderr, "vprof: diff: %s: no trace found\n", !nb ? argv[optind] : argv[optind + 1]);
+        status = VP_EXIT_INPUT;
+        goto out;
+    }
+    if (!(base = vp_run_cli_read(&ro, bp, nb, &status)) ||
+        !(now = vp_run_cli_read(&ro, np, nn, &status)))
+        goto out;
+
+    vp_verdict *v = NULL;
+    vp_gate_result *res = NULL;
+    long failed = 0;
+    if (gates.n && (failed = vp_gate_list_eval(&gates, "diff", base, now, &v, &res)) < 0) {
+        status = VP_EXIT_USAGE;
+        goto out;
+    }
+    if (gates.ci_format) {
+        status = vp_gate_emit_ci(&gates, &common, "vprof diff", v, gates.n);
+    } else {
+        vp_table *t[4];
+        size_t nt = 0;
+        int raw = common.format == VP_FMT_CSV || common.format == VP_FMT_TSV ||
+                  common.format == VP_FMT_JSON;
+        t[nt++] = kernel_table(base, now, min_delta, top);
+        t[nt++] = class_table(base, now);
+        t[nt++] = metric_table(base, now, raw);
+        if (gates.n)
+            t[nt++] = vp_verdict_table(v, gates.n);
+        status = vp_emit_tables(&common, t, nt, "vprof.diff/1");
+        for (size_t i = 0; i < nt; i++)
+            vp_table_free(t[i]);
+    }
+    if (status == VP_EXIT_OK && failed > 0) {
+        for (size_t i = 0; i < gates.n; i++)
+            if (v[i].failed)
+                fprintf(stderr, "vprof: diff: gate failed: %s: %s\n", v[i].gate, v[i].detail);
+        status = VP_EXIT_GATE;
+    }
+    vp_gate_verdicts_free(v, res);
+out:
+    vp_run_free(base);
+    vp_run_free(now);
+    free_paths(bp, nb);
+    free_paths(np, nn);
+    vp_gate_list_free(&gates);
+    return status;
+}

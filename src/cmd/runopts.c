@@ -1,0 +1,69 @@
+/* Options shared by summary, diff and check (see runopts.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/runopts.h"
+
+void vp_run_cli_init(vp_run_cli *o)
+{
+    memset(o, 0, sizeof *o);
+    vp_step_range_parse(":", &o->run.steps);
+    o->run.progress = 1;
+}
+
+static int number(const char *cmd, const char *opt, const char *arg, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0)) {
+        vp_usage_error(cmd, "%s: expected a positive number, found '%s'", opt, arg);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg)
+{
+    double v;
+    switch (c) {
+    case VP_OPT_RUN_STEPS:
+        if (vp_step_range_parse(arg, &o->run.steps) != 0) {
+            vp_usage_error(cmd, "--steps: expected A:B, A:, :B or N, found '%s'", arg);
+            return -1;
+        }
+        o->run.steps_given = 1;
+        return 1;
+    case VP_OPT_RUN_MODEL:
+        o->mfu.model = arg;
+        return 1;
+    case VP_OPT_RUN_TOKENS:
+        return number(cmd, "--tokens-per-step", arg, &o->mfu.tokens_per_step);
+    case VP_OPT_RUN_SEQLEN:
+        return number(cmd, "--seq-len", arg, &o->mfu.seq_len);
+    case VP_OPT_RUN_PEAK:
+        return number(cmd, "--peak-tflops", arg, &o->mfu.peak_tflops);
+    case VP_OPT_RUN_WORLD:
+        if (number(cmd, "--world-size", arg, &v) < 0)
+            return -1;
+        o->mfu.world_size = (long)v;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+vp_run *vp_run_cli_read(const vp_run_cli *o, char *const *paths, size_t n, int *status)
+{
+    vp_error err = {0};
+    vp_run *r = vp_run_read(paths, n, &o->run, &err);
+    if (r && o->mfu.model && vp_run_add_mfu(r, &o->mfu, &err) != 0) {
+        vp_run_free(r);
+        r = NULL;
+    }
+    if (!r) {
+        vp_error_print(&err);
+        *status = err.status ? err.status : VP_EXIT_INPUT;
+    }
+    return r;
+}

@@ -1,0 +1,50 @@
+/* Options shared by the commands that read whole runs (summary, diff,
+ * check): which steps count, and the model for MFU. */
+#ifndef VPROF_CMD_RUNOPTS_H
+#define VPROF_CMD_RUNOPTS_H
+
+#include "cmd/cli.h"
+#include "vprof/runstats.h"
+
+enum {
+    VP_OPT_RUN_STEPS = 1050,
+    VP_OPT_RUN_MODEL,
+    VP_OPT_RUN_TOKENS,
+    VP_OPT_RUN_SEQLEN,
+    VP_OPT_RUN_PEAK,
+    VP_OPT_RUN_WORLD,
+};
+
+#define VP_RUN_LONGOPTS \
+    {"steps", required_argument, 0, VP_OPT_RUN_STEPS}, \
+    {"model", required_argument, 0, VP_OPT_RUN_MODEL}, \
+    {"tokens-per-step", required_argument, 0, VP_OPT_RUN_TOKENS}, \
+    {"seq-len", required_argument, 0, VP_OPT_RUN_SEQLEN}, \
+    {"peak-tflops", required_argument, 0, VP_OPT_RUN_PEAK}, \
+    {"world-size", required_argument, 0, VP_OPT_RUN_WORLD}
+
+/* The help lines for them, to paste into a usage text. */
+#define VP_RUN_USAGE \
+    "  --steps A:B          count only these steps (Python slice, as in vprof kernels)\n" \
+    "  --model FILE         a Hugging Face config.json: adds mfu, mfu.causal and tflops\n" \
+    "  --tokens-per-step N  tokens of one training step, all ranks together (with --model)\n" \
+    "  --seq-len N          tokens per sequence, for the attention FLOPs (with --model)\n" \
+    "  --peak-tflops X      the accelerator's dense BF16 peak, when deviceProperties lack it\n" \
+    "  --world-size N       GPUs of the run (default: the traces given)\n"
+
+typedef struct vp_run_cli {
+    vp_run_opts run;
+    vp_run_mfu_opts mfu;
+} vp_run_cli;
+
+void vp_run_cli_init(vp_run_cli *o);
+
+/* 1 when c was one of these options (handled), 0 when not, -1 after a
+ * usage error was printed. */
+int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg);
+
+/* Reads a run, adding MFU when --model was given; prints the error and
+ * sets *status on failure. */
+vp_run *vp_run_cli_read(const vp_run_cli *o, char *const *paths, size_t n, int *status);
+
+#endif

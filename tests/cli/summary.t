@@ -1,0 +1,229 @@
+# vprof summary: the run in numbers and the findings, on the bundled traces.
+# trace_filter has exposed communication and FP32 GEMMs (ampere_sgemm_*,
+# cutlass s1688gemm): both findings must show there and not on event_sync.
+
+case_ 'two ranks: table with findings'
+cd "$DATA/hta"
+vp summary trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+expect_stdout <<'END'
+== run ==
+Accelerator  GPUs  Ranks  Steps  Step Median  Step Min  Step Max
+-----------  ----  -----  -----  -----------  --------  --------
+-               0      2      2       619 ms    608 ms    631 ms
+
+== gpu_time ==
+GPU Span   Busy  Compute  Comm Exposed  Memory Copies   Idle  Comm Overlap
+--------  -----  -------  ------------  -------------  -----  ------------
+  2.45 s  46.0%    19.7%         56.8%           0.7%  54.0%         17.4%
+note: shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)
+
+== top_kernels ==
+ Time  Total Time  Instances  Class          Name
+-----  ----------  ---------  -------------  -------------------------------------------------------
+61.6%      775 ms         20  communication  ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(…)
+ 6.4%     80.7 ms          4  compute        split_embedding_backward_codegen_rowwise_adagrad_unwei…
+ 4.2%     53.0 ms          4  compute        split_embedding_codegen_forward_unweighted_kernel<c10:…
+ 3.1%     38.5 ms          4  compute        split_embedding_backward_codegen_rowwise_adagrad_unwei…
+ 1.4%     17.7 ms          8  compute        permute_pooled_embs_kernel<float>(…)
+
+== findings ==
+1. communication is exposed: compute does not hide it [exposed_comm]
+   evidence: 641 ms of communication not overlapped by compute (all ranks): 56.8% of the GPU's busy
+             time, 25.9% of the steps' wall time
+   try: overlap communication with compute: FSDP prefetch and reshard settings, DDP bucket sizes,
+        async tensor/sequence parallel, fewer or larger collectives
+2. the GPU is idle for much of the run [idle]
+   evidence: GPU idle 54.0% of its span; 0 blocking syncs in the steps; 21.9% of the kernels ran
+             shorter than their launch call
+   try: the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs
+        and data-loading stalls
+3. FP32 GEMMs where BF16 is expected [fp32_gemm]
+   evidence: 36.4% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)
+   try: check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones
+4. the ranks do uneven amounts of work [rank_spread]
+   evidence: compute time differs by 25.6% of its median between the ranks
+   try: balance the load: MoE routing and capacity, data sharding, sequence lengths per rank
+END
+expect_stderr <<'END'
+END
+
+case_ 'csv: the findings as a table'
+cd "$DATA/hta"
+vp summary -f csv --top 2 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+expect_stdout <<'END'
+Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
+-,0,2,2,619271500.0,607904000.0,630639000.0
+
+GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
+2454033000,45.95,19.65,56.80,0.73,54.05,17.38
+
+Time (%),Total Time (ns),Instances,Class,Name
+61.6,775252000,20,communication,"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"
+6.4,80709000,4,compute,"void split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_per_row_1<c10::Half, float, c10::Half, 2ul, 32>(at::GenericPackedTensorAccessor<float, 2ul, at::RestrictPtrTraits, long>, at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>, at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>, at::GenericPackedTensorAccessor<c10::Half, 2ul, at::RestrictPtrTraits, long>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<long, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<long, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<long, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, bool, at::PhiloxCudaState, fbgemm_gpu::FixedDivisor, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<at::AccumulateType<c10::Half, true>::type, 2ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, int, bool, at::GenericPackedTensorAccessor<at::AccumulateType<c10::Half, true>::type, 1ul, at::RestrictPtrTraits, long>, at::GenericPackedTensorAccessor<at::AccumulateType<c10::Half, true>::type, 1ul, at::RestrictPtrTraits, long>, at::GenericPackedTensorAccessor<int, 1ul, at::RestrictPtrTraits, int>, at::GenericPackedTensorAccessor<long, 1ul, at::RestrictPtrTraits, int>, float, float, float, long)"
+
+Rule,Finding,Evidence,Suggestion
+exposed_comm,communication is exposed: compute does not hide it,"641 ms of communication not overlapped by compute (all ranks): 56.8% of the GPU's busy time, 25.9% of the steps' wall time","overlap communication with compute: FSDP prefetch and reshard settings, DDP bucket sizes, async tensor/sequence parallel, fewer or larger collectives"
+idle,the GPU is idle for much of the run,GPU idle 54.0% of its span; 0 blocking syncs in the steps; 21.9% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+fp32_gemm,FP32 GEMMs where BF16 is expected,"36.4% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)",check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones
+rank_spread,the ranks do uneven amounts of work,compute time differs by 25.6% of its median between the ranks,"balance the load: MoE routing and capacity, data sharding, sequence lengths per rank"
+END
+expect_stderr <<'END'
+END
+
+case_ 'no finding where none holds (no comm, no GEMM)'
+cd "$DATA/hta"
+vp summary event_sync_trace.json.gz
+expect_status 0
+expect_stdout <<'END'
+== run ==
+Accelerator            GPUs  Ranks  Steps  Step Median  Step Min  Step Max
+---------------------  ----  -----  -----  -----------  --------  --------
+NVIDIA A100-PG509-200     8      1      1      3.15 ms   3.15 ms   3.15 ms
+
+== gpu_time ==
+GPU Span   Busy  Compute  Comm Exposed  Memory Copies   Idle  Comm Overlap
+--------  -----  -------  ------------  -------------  -----  ------------
+  263 us  21.3%    18.6%          0.0%           0.8%  78.7%             -
+note: shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)
+
+== top_kernels ==
+ Time  Total Time  Instances  Class    Name
+-----  ----------  ---------  -------  -------------------------------------------------------------
+73.5%     36.0 us          1  compute  at::cuda::(anonymous namespace)::spin_kernel(long)
+22.4%     11.0 us          1  compute  at::native::reduce_kernel<512, 1, at::native::ReduceOp<c10::…
+ 2.0%     1.00 us          1  compute  at::native::vectorized_elementwise_kernel<4, at::native::Fil…
+ 2.0%     1.00 us          1  compute  at::native::vectorized_elementwise_kernel<4, at::native::com…
+
+== findings ==
+1. the GPU is idle for much of the run [idle]
+   evidence: GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran
+             shorter than their launch call
+   try: the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs
+        and data-loading stalls
+2. the host waits for the GPU inside the steps [syncs]
+   evidence: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize,
+             synchronous cudaMemcpy) inside the steps
+   try: remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log
+        asynchronously
+END
+expect_stderr <<'END'
+END
+
+case_ 'a threshold raised switches its finding off'
+cd "$DATA/hta"
+vp summary -f csv --top 1 --threshold exposed_comm=70 --threshold fp32_gemm=50 trace_filter_rank-0.json.gz
+expect_status 0
+expect_stdout <<'END'
+Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
+-,0,1,2,615120000.0,607312000.0,622928000.0
+
+GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
+1222847000,44.79,17.20,61.53,0.11,55.21,14.95
+
+Time (%),Total Time (ns),Instances,Class,Name
+65.3,396199000,10,communication,"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"
+
+Rule,Finding,Evidence,Suggestion
+idle,the GPU is idle for much of the run,GPU idle 55.2% of its span; 0 blocking syncs in the steps; 21.7% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+END
+expect_stderr <<'END'
+END
+
+case_ '--steps: only step 551'
+cd "$DATA/hta"
+vp summary -f csv --top 1 --steps 551 trace_filter_rank-0.json.gz
+expect_status 0
+expect_stdout <<'END'
+Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
+-,0,1,1,607312000.0,607312000.0,607312000.0
+
+GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
+600058000,46.44,17.71,61.81,0.11,53.56,11.81
+
+Time (%),Total Time (ns),Instances,Class,Name
+64.8,195327000,5,communication,"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"
+
+Rule,Finding,Evidence,Suggestion
+exposed_comm,communication is exposed: compute does not hide it,"172 ms of communication not overlapped by compute (all ranks): 61.8% of the GPU's busy time, 28.4% of the steps' wall time","overlap communication with compute: FSDP prefetch and reshard settings, DDP bucket sizes, async tensor/sequence parallel, fewer or larger collectives"
+idle,the GPU is idle for much of the run,GPU idle 53.6% of its span; 0 blocking syncs in the steps; 21.3% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+fp32_gemm,FP32 GEMMs where BF16 is expected,"44.3% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)",check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones
+END
+expect_stderr <<'END'
+END
+
+case_ 'MFU with a model'
+cd "$DATA/hta"
+vp summary -f csv --top 1 --model ../models/llama-3-8b.json --tokens-per-step 65536 --seq-len 4096 --peak-tflops 312 trace_filter_rank-0.json.gz
+expect_status 0
+expect_stdout <<'END'
+Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
+-,0,1,2,615120000.0,607312000.0,622928000.0
+
+GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
+1222847000,44.79,17.20,61.53,0.11,55.21,14.95
+
+Time (%),Total Time (ns),Instances,Class,Name
+65.3,396199000,10,communication,"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"
+
+MFU (%),MFU Causal (%),TFLOP/s per GPU
+1757.61,1647.61,5483.750
+
+Rule,Finding,Evidence,Suggestion
+exposed_comm,communication is exposed: compute does not hide it,"337 ms of communication not overlapped by compute (all ranks): 61.5% of the GPU's busy time, 27.4% of the steps' wall time","overlap communication with compute: FSDP prefetch and reshard settings, DDP bucket sizes, async tensor/sequence parallel, fewer or larger collectives"
+idle,the GPU is idle for much of the run,GPU idle 55.2% of its span; 0 blocking syncs in the steps; 21.7% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+fp32_gemm,FP32 GEMMs where BF16 is expected,"43.1% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)",check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones
+END
+expect_stderr <<'END'
+END
+
+case_ 'MFU without a peak for an unknown accelerator: exit 2'
+cd "$DATA/hta"
+vp summary --model ../models/llama-3-8b.json --tokens-per-step 65536 --seq-len 4096 trace_filter_rank-0.json.gz
+expect_status 2
+expect_stdout <<'END'
+END
+expect_stderr <<'END'
+vprof: no dense BF16 peak known for the accelerator '(no deviceProperties)': give --peak-tflops
+END
+
+case_ 'list the thresholds'
+cd "$DATA/hta"
+vp summary --list-thresholds
+expect_status 0
+expect_stdout <<'END'
+attention      20     attention-like kernels above this share of kernel time (%), with no fused attention kernel
+exposed_comm   30     exposed communication above this share of GPU busy time (%)
+idle           25     GPU idle above this share of its span (%)
+dataloader     10     DataLoader time above this share of step time (%)
+syncs          1      at least this many blocking host-device syncs inside the steps
+fp32_gemm      10     FP32 GEMMs above this share of GEMM time (%)
+short_kernels  50     kernels shorter than their launch call above this share (%)
+rank_spread    10     compute time of the ranks spread above this share of its median (%)
+mfu            0.4    MFU below this (0..1; needs --model)
+END
+expect_stderr <<'END'
+END
+
+case_ 'bad threshold'
+cd "$DATA/hta"
+vp summary --threshold colour=3 trace_filter_rank-0.json.gz
+expect_status 2
+expect_stdout <<'END'
+END
+expect_stderr <<'END'
+vprof: summary: --threshold: expected NAME=NUMBER with a NAME of --list-thresholds, found 'colour=3'
+Try 'vprof help summary'.
+END
+
+case_ 'json carries every metric'
+cd "$DATA/hta"
+vp summary -f json --top 1 event_sync_trace.json.gz
+expect_status 0
+expect_stdout <<'END'
+{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",8,1,1,3154000,3154000,3154000]],"notes":[]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",8,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["attention.pct",0,"percent"],["attention.flash",0,"count"]],"notes":[]}}}
+END
+expect_stderr <<'END'
+END
+
