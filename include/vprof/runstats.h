@@ -66,6 +66,7 @@ const vp_kernel_total *vp_run_kernel(const vp_run *r, size_t i);
 int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count);
 
 /* Facts that are not metrics. */
+long vp_run_rank(const vp_run *r, size_t i);  /* the rank of the i-th file read */
 const char *vp_run_device(const vp_run *r);   /* deviceProperties[0].name, or "" */
 int vp_run_device_count(const vp_run *r);     /* GPUs seen (deviceProperties, else pids) */
 

@@ -80,6 +80,7 @@ struct vp_run {
     int64_t span, busy, compute, comm, overlap, exposed, memory;
     int64_t step_wall, data, kernels, short_kernels, syncs;
     int64_t *rank_compute;
+    long *rank_ids;          /* per file: distributedInfo.rank, the file name, or position */
     size_t nranks;
     int have_mem;
     int64_t peak_alloc, peak_reserved;
@@ -206,6 +207,9 @@ static int read_file(vp_run *r, const char *path, const vp_run_opts *o, vp_error
     }
     if (rc == 0) {
         read_device_properties(r, vp_trace_meta(t));
+        vp_rank_source rs;
+        r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
+        r->rank_ids[r->nranks] = vp_rank_detect(vp_trace_meta(t), path, (long)r->nranks, &rs);
         /* Without --steps every piece of GPU work counts (a trace need not
          * have steps); the step times count every step either way. */
         vp_gpuwork_resolve(&f.w, o->steps_given ? &o->steps : NULL);
@@ -412,6 +416,7 @@ void vp_run_free(vp_run *r)
     free(r->m);
     free(r->st);
     free(r->rank_compute);
+    free(r->rank_ids);
     vp_strmap_free(r->names);
     free(r);
 }
@@ -477,6 +482,11 @@ int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count)
     if (count)
         *count = n;
     return total;
+}
+
+long vp_run_rank(const vp_run *r, size_t i)
+{
+    return r->rank_ids && i < r->nranks ? r->rank_ids[i] : (long)i;
 }
 
 const char *vp_run_device(const vp_run *r)

@@ -28,7 +28,9 @@ const char cmd_diff_usage[] =
     "  --fail-if EXPR       fail (exit 1) when EXPR holds, e.g. 'step.median > +5%',\n"
     "                       'kernel:flash_fwd.* > +10%' (repeatable; docs/ci.md)\n"
     "  --min-delta TIME     hide kernels whose total changed by less (e.g. 50us)\n"
-    "  --top N              keep the N largest kernel changes\n"
+    "  --top N              keep the N largest kernel changes (per rank with --by rank)\n"
+    "  --by rank            a row block per rank: the base's and the new run's traces\n"
+    "                       of one rank compared (gates still judge the whole run)\n"
     VP_RUN_USAGE
     "  -f, --format FMT     table (default), csv, tsv, json, md; or github, junit for\n"
     "                       the gates alone, as CI systems read them\n"
@@ -45,7 +47,7 @@ const char cmd_diff_usage[] =
     "  vprof diff base.json.gz new.json.gz\n"
     "  vprof diff --fail-if 'step.median > +5%' --fail-if 'kernel:flash_fwd.* > +10%' base/ new/\n";
 
-enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_TOP };
+enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_TOP, OPT_BY };
 
 /* A directory stands for the rank traces in it, sorted by name. */
 static int expand(const char *arg, char ***out, size_t *n)
@@ -106,7 +108,36 @@ static double change_pct(double base, double now)
     return base != 0 ? 100.0 * (now - base) / fabs(base) : NAN;
 }
 
-static vp_table *kernel_table(const vp_run *base, const vp_run *now, int64_t min_delta, long top)
+/* The tables take an optional Rank column first (--by rank); col is the
+ * index of the first column after it. */
+static vp_table *new_table(const char *name, int by_rank, int *col)
+{
+    vp_table *t = vp_table_new(name);
+    if (by_rank)
+        vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    *col = by_rank;
+    return t;
+}
+
+static vp_table *new_kernel_table(int by_rank)
+{
+    int c;
+    vp_table *t = new_table("kernels", by_rank, &c);
+    vp_table_add_col(t, "Base Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "New Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_PERCENT, 1);
+    vp_table_add_col(t, "Base Instances", VP_COL_INT, 0);
+    vp_table_add_col(t, "New Instances", VP_COL_INT, 0);
+    vp_table_add_col(t, "Status", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Name", VP_COL_TEXT, 0);
+    return t;
+}
+
+/* Rows of one pair of runs (rank < 0: no Rank column); returns how many
+ * kernels --min-delta and --top hid. */
+static size_t add_kernel_rows(vp_table *t, const vp_run *base, const vp_run *now, long rank,
+                              int64_t min_delta, long top)
 {
     vp_strmap *map = vp_strmap_new();
     krow *rows = NULL;
@@ -133,15 +164,7 @@ static vp_table *kernel_table(const vp_run *base, const vp_run *now, int64_t min
     }
     if (n)
         qsort(rows, n, sizeof *rows, cmp_krow);
-    vp_table *t = vp_table_new("kernels");
-    vp_table_add_col(t, "Base Total", VP_COL_NS, 0);
-    vp_table_add_col(t, "New Total", VP_COL_NS, 0);
-    vp_table_add_col(t, "Delta", VP_COL_NS, 0);
-    vp_table_add_col(t, "Delta", VP_COL_PERCENT, 1);
-    vp_table_add_col(t, "Base Instances", VP_COL_INT, 0);
-    vp_table_add_col(t, "New Instances", VP_COL_INT, 0);
-    vp_table_add_col(t, "Status", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "Name", VP_COL_TEXT, 0);
+    int c = rank >= 0;
     size_t shown = 0, hidden = 0;
     for (size_t i = 0; i < n; i++) {
         const krow *k = &rows[i];
@@ -152,25 +175,37 @@ static vp_table *kernel_table(const vp_run *base, const vp_run *now, int64_t min
         }
         shown++;
         size_t row = vp_table_add_row(t);
-        vp_table_set_int(t, row, 0, k->base);
-        vp_table_set_int(t, row, 1, k->now);
-        vp_table_set_int(t, row, 2, d);
+        if (rank >= 0)
+            vp_table_set_int(t, row, 0, rank);
+        vp_table_set_int(t, row, c + 0, k->base);
+        vp_table_set_int(t, row, c + 1, k->now);
+        vp_table_set_int(t, row, c + 2, d);
         double p = change_pct((double)k->base, (double)k->now);
         if (!isnan(p))
-            vp_table_set_double(t, row, 3, p);
-        vp_table_set_int(t, row, 4, k->base_n);
-        vp_table_set_int(t, row, 5, k->now_n);
-        vp_table_set_text(t, row, 6, !k->base_n ? "new" : !k->now_n ? "gone" : "");
-        vp_table_set_text(t, row, 7, k->name);
+            vp_table_set_double(t, row, c + 3, p);
+        vp_table_set_int(t, row, c + 4, k->base_n);
+        vp_table_set_int(t, row, c + 5, k->now_n);
+        vp_table_set_text(t, row, c + 6, !k->base_n ? "new" : !k->now_n ? "gone" : "");
+        vp_table_set_text(t, row, c + 7, k->name);
     }
-    if (hidden)
-        vp_table_add_note(t, "%zu kernels with smaller changes not shown (--min-delta, --top)", hidden);
     free(rows);
     vp_strmap_free(map);
+    return hidden;
+}
+
+static vp_table *new_class_table(int by_rank)
+{
+    int c;
+    vp_table *t = new_table("classes", by_rank, &c);
+    vp_table_add_col(t, "Class", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Base Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "New Total", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_NS, 0);
+    vp_table_add_col(t, "Delta", VP_COL_PERCENT, 1);
     return t;
 }
 
-static vp_table *class_table(const vp_run *base, const vp_run *now)
+static void add_class_rows(vp_table *t, const vp_run *base, const vp_run *now, long rank)
 {
     int64_t tot[2][VP_CLASS_COUNT] = {{0}};
     const vp_run *runs[2] = {base, now};
@@ -179,65 +214,91 @@ static vp_table *class_table(const vp_run *base, const vp_run *now)
             const vp_kernel_total *k = vp_run_kernel(runs[side], i);
             tot[side][k->cls] += k->total;
         }
-    vp_table *t = vp_table_new("classes");
-    vp_table_add_col(t, "Class", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "Base Total", VP_COL_NS, 0);
-    vp_table_add_col(t, "New Total", VP_COL_NS, 0);
-    vp_table_add_col(t, "Delta", VP_COL_NS, 0);
-    vp_table_add_col(t, "Delta", VP_COL_PERCENT, 1);
-    for (int c = 0; c < VP_CLASS_COUNT; c++) {
-        if (!tot[0][c] && !tot[1][c])
+    int c = rank >= 0;
+    for (int k = 0; k < VP_CLASS_COUNT; k++) {
+        if (!tot[0][k] && !tot[1][k])
             continue;
         size_t row = vp_table_add_row(t);
-        vp_table_set_text(t, row, 0, vp_kclass_name((vp_kclass)c));
-        vp_table_set_int(t, row, 1, tot[0][c]);
-        vp_table_set_int(t, row, 2, tot[1][c]);
-        vp_table_set_int(t, row, 3, tot[1][c] - tot[0][c]);
-        double p = change_pct((double)tot[0][c], (double)tot[1][c]);
+        if (rank >= 0)
+            vp_table_set_int(t, row, 0, rank);
+        vp_table_set_text(t, row, c, vp_kclass_name((vp_kclass)k));
+        vp_table_set_int(t, row, c + 1, tot[0][k]);
+        vp_table_set_int(t, row, c + 2, tot[1][k]);
+        vp_table_set_int(t, row, c + 3, tot[1][k] - tot[0][k]);
+        double p = change_pct((double)tot[0][k], (double)tot[1][k]);
         if (!isnan(p))
-            vp_table_set_double(t, row, 4, p);
+            vp_table_set_double(t, row, c + 4, p);
     }
-    vp_table_add_note(t, "kernels only (memcpy, memset and sync are in the metrics)");
-    return t;
 }
 
 /* Metrics of both runs; values in their own units, which a column cannot
  * carry, so humans get them rendered and machines get raw numbers. */
-static vp_table *metric_table(const vp_run *base, const vp_run *now, int raw)
+static vp_table *new_metric_table(int by_rank, int raw)
 {
-    vp_table *t = vp_table_new("metrics");
+    int c;
+    vp_table *t = new_table("metrics", by_rank, &c);
     vp_table_add_col(t, "Metric", VP_COL_TEXT, 0);
-    if (raw) {
-        vp_table_add_col(t, "Base", VP_COL_RATIO, 6);
-        vp_table_add_col(t, "New", VP_COL_RATIO, 6);
-    } else {
-        vp_table_add_col(t, "Base", VP_COL_TEXT, 0);
-        vp_table_add_col(t, "New", VP_COL_TEXT, 0);
-    }
+    vp_table_add_col(t, "Base", raw ? VP_COL_RATIO : VP_COL_TEXT, 6);
+    vp_table_add_col(t, "New", raw ? VP_COL_RATIO : VP_COL_TEXT, 6);
     vp_table_add_col(t, "Change", VP_COL_PERCENT, 1);
+    return t;
+}
+
+static void add_metric_rows(vp_table *t, const vp_run *base, const vp_run *now, long rank, int raw)
+{
+    int c = rank >= 0;
     for (size_t i = 0; i < vp_run_nmetrics(now); i++) {
         const vp_metric *m = vp_run_metric(now, i);
         const vp_metric *b = vp_run_find(base, m->name);
         if (!b)
             continue;
         size_t row = vp_table_add_row(t);
-        vp_table_set_text(t, row, 0, m->name);
+        if (rank >= 0)
+            vp_table_set_int(t, row, 0, rank);
+        vp_table_set_text(t, row, c, m->name);
         if (raw) {
-            vp_table_set_double(t, row, 1, b->value);
-            vp_table_set_double(t, row, 2, m->value);
+            vp_table_set_double(t, row, c + 1, b->value);
+            vp_table_set_double(t, row, c + 2, m->value);
         } else {
             char s[2][48];
             double v[2] = {b->value, m->value};
             for (int k = 0; k < 2; k++)
                 vp_metric_format(s[k], sizeof s[k], m->unit, v[k]);
-            vp_table_set_text(t, row, 1, s[0]);
-            vp_table_set_text(t, row, 2, s[1]);
+            vp_table_set_text(t, row, c + 1, s[0]);
+            vp_table_set_text(t, row, c + 2, s[1]);
         }
         double p = change_pct(b->value, m->value);
         if (!isnan(p))
-            vp_table_set_double(t, row, 3, p);
+            vp_table_set_double(t, row, c + 3, p);
     }
-    return t;
+}
+
+/* --by rank: each side's files as runs of their own, paired by rank. */
+typedef struct rank_runs {
+    vp_run **runs;
+    long *ranks;
+    size_t n;
+} rank_runs;
+
+static int read_each(const vp_run_cli *ro, char **paths, size_t n, rank_runs *out, int *status)
+{
+    out->runs = vp_calloc(n ? n : 1, sizeof *out->runs);
+    out->ranks = vp_calloc(n ? n : 1, sizeof *out->ranks);
+    out->n = n;
+    for (size_t i = 0; i < n; i++) {
+        if (!(out->runs[i] = vp_run_cli_read(ro, &paths[i], 1, status)))
+            return -1;
+        out->ranks[i] = vp_run_rank(out->runs[i], 0);
+    }
+    return 0;
+}
+
+static void free_each(rank_runs *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        vp_run_free(r->runs[i]);
+    free(r->runs);
+    free(r->ranks);
 }
 
 static int parse_time(const char *arg, int64_t *out)
@@ -269,6 +330,7 @@ int cmd_diff(int argc, char **argv)
         {"fail-if", required_argument, 0, OPT_FAIL_IF},
         {"min-delta", required_argument, 0, OPT_MIN_DELTA},
         {"top", required_argument, 0, OPT_TOP},
+        {"by", required_argument, 0, OPT_BY},
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("diff");
@@ -279,7 +341,7 @@ int cmd_diff(int argc, char **argv)
     vp_gate_list gates = {0};
     int64_t min_delta = 0;
     long top = 0;
-    int c, status = VP_EXIT_USAGE;
+    int c, status = VP_EXIT_USAGE, by_rank = 0;
     vp_run *base = NULL, *now = NULL;
     char **bp = NULL, **np = NULL;
     size_t nb = 0, nn = 0;
@@ -304,6 +366,13 @@ int cmd_diff(int argc, char **argv)
         case OPT_FAIL_IF:
             if (vp_gate_list_add(&gates, "diff", "fail-if", optarg) != 0)
                 goto out;
+            break;
+        case OPT_BY:
+            if (strcmp(optarg, "rank") != 0) {
+                vp_usage_error("diff", "--by: only 'rank' (pairs the runs' rank traces), found '%s'", optarg);
+                goto out;
+            }
+            by_rank = 1;
             break;
         case OPT_MIN_DELTA:
             if (parse_time(optarg, &min_delta) != 0) {
@@ -355,16 +424,54 @@ int cmd_diff(int argc, char **argv)
         status = vp_gate_emit_ci(&gates, &common, "vprof diff", v, gates.n);
     } else {
         vp_table *t[4];
-        size_t nt = 0;
+        size_t nt = 0, hidden = 0;
         int raw = common.format == VP_FMT_CSV || common.format == VP_FMT_TSV ||
                   common.format == VP_FMT_JSON;
-        t[nt++] = kernel_table(base, now, min_delta, top);
-        t[nt++] = class_table(base, now);
-        t[nt++] = metric_table(base, now, raw);
+        t[0] = new_kernel_table(by_rank);
+        t[1] = new_class_table(by_rank);
+        t[2] = new_metric_table(by_rank, raw);
+        nt = 3;
+        if (!by_rank) {
+            hidden = add_kernel_rows(t[0], base, now, -1, min_delta, top);
+            add_class_rows(t[1], base, now, -1);
+            add_metric_rows(t[2], base, now, -1, raw);
+        } else {
+            rank_runs rb = {0}, rn = {0};
+            if (read_each(&ro, bp, nb, &rb, &status) == 0 && read_each(&ro, np, nn, &rn, &status) == 0) {
+                for (size_t i = 0; i < rb.n; i++) {
+                    size_t j = 0;
+                    while (j < rn.n && rn.ranks[j] != rb.ranks[i])
+                        j++;
+                    if (j == rn.n) {
+                        vp_table_add_note(t[0], "rank %ld is only in the base run", rb.ranks[i]);
+                        continue;
+                    }
+                    hidden += add_kernel_rows(t[0], rb.runs[i], rn.runs[j], rb.ranks[i], min_delta, top);
+                    add_class_rows(t[1], rb.runs[i], rn.runs[j], rb.ranks[i]);
+                    add_metric_rows(t[2], rb.runs[i], rn.runs[j], rb.ranks[i], raw);
+                }
+                for (size_t j = 0; j < rn.n; j++) {
+                    size_t i = 0;
+                    while (i < rb.n && rb.ranks[i] != rn.ranks[j])
+                        i++;
+                    if (i == rb.n)
+                        vp_table_add_note(t[0], "rank %ld is only in the new run", rn.ranks[j]);
+                }
+            } else {
+                nt = 0;
+            }
+            free_each(&rb);
+            free_each(&rn);
+        }
+        if (hidden)
+            vp_table_add_note(t[0], "%zu kernels with smaller changes not shown (--min-delta, --top)",
+                              hidden);
+        vp_table_add_note(t[1], "kernels only (memcpy, memset and sync are in the metrics)");
         if (gates.n)
             t[nt++] = vp_verdict_table(v, gates.n);
-        status = vp_emit_tables(&common, t, nt, "vprof.diff/1");
-        for (size_t i = 0; i < nt; i++)
+        if (nt)
+            status = vp_emit_tables(&common, t, nt, "vprof.diff/1");
+        for (size_t i = 0; i < (nt ? nt : 3); i++)
             vp_table_free(t[i]);
     }
     if (status == VP_EXIT_OK && failed > 0) {

@@ -180,6 +180,95 @@ vprof: diff: expected BASE and NEW (a trace or a directory of rank traces each),
 Try 'vprof help diff'.
 END
 
+case_ 'directories of rank traces'
+mkdir -p "$WORK/base" "$WORK/new"
+cp "$DATA"/hta/trace_filter_rank-*.json.gz "$WORK/base/"
+cp "$DATA"/hta/trace_filter_rank-1.json.gz "$WORK/new/a.json.gz"
+cp "$DATA"/hta/trace_filter_rank-0.json.gz "$WORK/new/b.json.gz"
+
+case_ '--by rank pairs the ranks (distributedInfo): both runs hold ranks 0 and 1'
+cd "$WORK"
+vp diff --by rank --top 1 -f csv base new
+expect_status 0
+expect_stdout <<'END'
+Rank,Base Total (ns),New Total (ns),Delta (ns),Delta (%),Base Instances,New Instances,Status,Name
+0,2666000,2666000,0,0.0,2,2,,ampere_sgemm_128x128_tn
+1,2708000,2708000,0,0.0,2,2,,ampere_sgemm_128x128_tn
+
+Rank,Class,Base Total (ns),New Total (ns),Delta (ns),Delta (%)
+0,compute,210320000,210320000,0,0.0
+0,communication,396199000,396199000,0,0.0
+1,compute,271973000,271973000,0,0.0
+1,communication,379053000,379053000,0,0.0
+
+Rank,Metric,Base,New,Change (%)
+0,ranks,1.000000,1.000000,0.0
+0,gpus,0.000000,0.000000,
+0,steps,2.000000,2.000000,0.0
+0,step.median,615120000.000000,615120000.000000,0.0
+0,step.mean,615120000.000000,615120000.000000,0.0
+0,step.min,607312000.000000,607312000.000000,0.0
+0,step.max,622928000.000000,622928000.000000,0.0
+0,step.spread_pct,2.538692,2.538692,0.0
+0,gpu.span,1222847000.000000,1222847000.000000,0.0
+0,gpu.busy_pct,44.785325,44.785325,0.0
+0,gpu.compute_pct,17.199208,17.199208,0.0
+0,gpu.idle_pct,55.214675,55.214675,0.0
+0,memcpy.pct,0.108354,0.108354,0.0
+0,comm.total,396199000.000000,396199000.000000,0.0
+0,comm.exposed,336983000.000000,336983000.000000,0.0
+0,comm.exposed_pct,61.531874,61.531874,0.0
+0,comm.exposed_step_pct,27.391647,27.391647,0.0
+0,comm.overlap_pct,14.946025,14.946025,0.0
+0,kernels.count,1154.000000,1154.000000,0.0
+0,kernels.total,606519000.000000,606519000.000000,0.0
+0,kernels.short_pct,21.663778,21.663778,0.0
+0,dataloader.pct,0.000000,0.000000,
+0,sync.count,0.000000,0.000000,
+0,gemm.fp32_pct,43.110650,43.110650,0.0
+0,attention.pct,0.004946,0.004946,0.0
+0,attention.flash,0.000000,0.000000,
+1,ranks,1.000000,1.000000,0.0
+1,gpus,0.000000,0.000000,
+1,steps,2.000000,2.000000,0.0
+1,step.median,619271500.000000,619271500.000000,0.0
+1,step.mean,619271500.000000,619271500.000000,0.0
+1,step.min,607904000.000000,607904000.000000,0.0
+1,step.max,630639000.000000,630639000.000000,0.0
+1,step.spread_pct,3.671249,3.671249,0.0
+1,gpu.span,1231186000.000000,1231186000.000000,0.0
+1,gpu.busy_pct,47.113109,47.113109,0.0
+1,gpu.compute_pct,22.090326,22.090326,0.0
+1,gpu.idle_pct,52.886891,52.886891,0.0
+1,memcpy.pct,1.340496,1.340496,0.0
+1,comm.total,379053000.000000,379053000.000000,0.0
+1,comm.exposed,303523000.000000,303523000.000000,0.0
+1,comm.exposed_pct,52.327041,52.327041,0.0
+1,comm.exposed_step_pct,24.506456,24.506456,0.0
+1,comm.overlap_pct,19.925973,19.925973,0.0
+1,kernels.count,1104.000000,1104.000000,0.0
+1,kernels.total,651026000.000000,651026000.000000,0.0
+1,kernels.short_pct,22.192029,22.192029,0.0
+1,dataloader.pct,0.000000,0.000000,
+1,sync.count,0.000000,0.000000,
+1,gemm.fp32_pct,31.559816,31.559816,0.0
+1,attention.pct,0.005069,0.005069,0.0
+1,attention.flash,0.000000,0.000000,
+END
+expect_stderr <<'END'
+END
+
+case_ '--by rank: a bad value'
+cd "$WORK"
+vp diff --by stream base new
+expect_status 2
+expect_stdout <<'END'
+END
+expect_stderr <<'END'
+vprof: diff: --by: only 'rank' (pairs the runs' rank traces), found 'stream'
+Try 'vprof help diff'.
+END
+
 case_ 'check: expectations'
 cd "$DATA/hta"
 vp check --expect 'comm.exposed_pct <= 30' --expect 'step.median < 700ms' --fail-if 'kernel:^ncclKernel > 1s' --expect 'mfu >= 40%' trace_filter_rank-0.json.gz
