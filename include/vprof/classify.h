@@ -28,6 +28,15 @@ vp_gpu_kind vp_gpu_kind_of(vp_span cat);
 vp_kclass vp_classify(vp_gpu_kind kind, const char *name, size_t n);
 const char *vp_kclass_name(vp_kclass c);
 
+/* The class of an Ascend device task from its Task Type (trace_view.json
+ * "Task Type", kernel_details "Accelerator Core"), or its name when the
+ * type says nothing: communication for HCCL tasks and hcom_* operations;
+ * memory for SDMA, PCIE_DMA and MEMCPY tasks; sync for event and notify
+ * record/wait tasks; compute for the rest (AI_CORE, AI_VECTOR_CORE,
+ * MIX_AIC, MIX_AIV, AI_CPU, DSA_SQE, FFTS_PLUS, Other ...).  type may be
+ * NULL. */
+vp_kclass vp_npu_classify(const char *type, size_t tn, const char *name, size_t n);
+
 /* True for CPU-side events that launch GPU work and carry the CUDA
  * correlation id in args (cuda_runtime, cuda_driver, Runtime, and the
  * *_runtime categories of other back ends). */

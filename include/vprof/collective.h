@@ -23,7 +23,9 @@ typedef enum vp_coll {
 } vp_coll;
 
 /* From a kernel name: ncclKernel_<Coll>_..., ncclDevKernel_<Coll>_...
- * (RCCL keeps these names); UNKNOWN when the name says nothing. */
+ * (RCCL keeps these names), or an HCCL operation hcom_<coll>_...
+ * (hcom_allReduce__483_2, hcom_receive__822_0); UNKNOWN when the name
+ * says nothing. */
 vp_coll vp_coll_from_kernel(const char *name, size_t n);
 
 /* From a `Collective name` argument (PyTorch's c10d names: allreduce,

@@ -27,9 +27,31 @@ typedef struct vp_gpu_ev {
     int32_t step;         /* index of the launching step, -1: none (after resolve) */
     uint8_t cls;          /* vp_kclass */
     uint8_t kind;         /* vp_gpu_kind */
-    uint16_t pad;
+    uint16_t flags;       /* VP_GPU_F_* */
     uint32_t aux;         /* the caller's (e.g. a collective record), UINT32_MAX = none */
 } vp_gpu_ev;
+
+/* Ascend device work (docs/ascend.md): tasks of the "Ascend Hardware"
+ * process and operations of the "Communication" process (vprof/ascend.h
+ * tells the tracks).  Their step is the one whose window holds their
+ * start, msprof's rule: the trace links them to no launch call. */
+enum {
+    VP_GPU_F_BY_TIME = 1,     /* step by start time, not by launch */
+    VP_GPU_F_NPU_TASK_COMM = 2, /* an HCCL task of Ascend Hardware: left out when the trace
+                                   has Communication operations, which are the same time */
+    VP_GPU_F_RECEIVE = 4,     /* an hcom_receive*: msprof's Bubble */
+};
+
+/* An "Overlap Analysis" slice of an Ascend trace: kind 0..3 = Computing,
+ * Communication, Communication(Not Overlapped), Free (VP_OVL_*).  Its
+ * duration is kept in picoseconds too: msprof writes durations like
+ * 1.2695 us, and rounding each of thousands of slices to whole
+ * nanoseconds before adding them up would drift from msprof's sums. */
+typedef struct vp_npu_slice {
+    int64_t start, end;   /* ns */
+    int64_t dur_ps;
+    int kind;
+} vp_npu_slice;
 
 typedef struct vp_gpuwork {
     vp_gpu_ev *ev;
@@ -39,18 +61,24 @@ typedef struct vp_gpuwork {
     uint64_t no_stream;   /* cuda_sync events with no stream, left out */
     uint64_t unlaunched;  /* after resolve: events with no launch in a step */
     void *names;          /* name -> class cache */
+    void *npu;            /* vp_npu_tracks: the tracks of an Ascend trace */
+    uint64_t npu_ops;     /* Communication operations seen (Ascend) */
+    vp_npu_slice *slices; /* Overlap Analysis slices, in file order */
+    size_t nslices, cap_slices;
 } vp_gpuwork;
 
 void vp_gpuwork_init(vp_gpuwork *w);
 void vp_gpuwork_free(vp_gpuwork *w);
 
 /* Takes one event: records ProfilerStep windows and launches (vp_steps),
- * and appends GPU events.  Returns the index of the appended GPU event,
+ * and appends GPU events (and an Ascend trace's device tasks,
+ * communication operations and Overlap Analysis slices).  Returns the index of the appended GPU event,
  * or -1 when the event is not one. */
 long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev);
 
 /* Gives every GPU event the index of the step whose ProfilerStep window
- * holds its launching call.  With a range, keeps only the events launched
+ * holds its launching call (an Ascend task: its start).  Ascend HCCL
+ * tasks are dropped when Communication operations cover the same time.  With a range, keeps only the events launched
  * inside the selected steps (order preserved) and returns how many steps
  * were selected; without one, returns the number of steps. */
 size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range);

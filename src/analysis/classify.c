@@ -83,6 +83,23 @@ vp_kclass vp_classify(vp_gpu_kind kind, const char *name, size_t n)
     return VP_CLASS_COMPUTE;
 }
 
+vp_kclass vp_npu_classify(const char *type, size_t tn, const char *name, size_t n)
+{
+    if (type && tn) {
+        if ((tn == 4 && memcmp(type, "HCCL", 4) == 0) || starts(type, tn, "HCCL_"))
+            return VP_CLASS_COMM;
+        if (contains(type, tn, "SDMA") || contains(type, tn, "PCIE_DMA") ||
+            contains(type, tn, "MEMCPY"))
+            return VP_CLASS_MEMORY;
+        if (contains(type, tn, "EVENT_RECORD") || contains(type, tn, "EVENT_WAIT") ||
+            contains(type, tn, "NOTIFY_RECORD") || contains(type, tn, "NOTIFY_WAIT"))
+            return VP_CLASS_SYNC;
+    }
+    if (starts(name, n, "hcom_") || starts(name, n, "hccl") || starts(name, n, "Hccl"))
+        return VP_CLASS_COMM;
+    return VP_CLASS_COMPUTE;
+}
+
 const char *vp_kclass_name(vp_kclass c)
 {
     static const char *const names[] = {"compute", "communication", "memory", "sync"};

@@ -41,6 +41,15 @@ vp_coll vp_coll_from_kernel(const char *name, size_t n)
         if (hit && has_prefix(hit, n - (size_t)(hit - name), prefixes[i], &skip))
             p = hit + skip;
     }
+    if (!p && n > 5 && memcmp(name, "hcom_", 5) == 0) {
+        /* HCCL operations: hcom_allReduce__483_2, hcom_receive__822_0 */
+        size_t len = 0;
+        while (5 + len < n && name[5 + len] != '_')
+            len++;
+        if (len == 7 && memcmp(name + 5, "receive", 7) == 0)
+            return VP_COLL_RECV;
+        return vp_coll_from_arg(name + 5, len);
+    }
     if (!p)
         return VP_COLL_UNKNOWN;
     size_t len = 0, rest = n - (size_t)(p - name);

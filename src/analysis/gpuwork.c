@@ -1,7 +1,9 @@
 /* GPU events as intervals, their steps, and the shared time breakdown. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/util.h"
@@ -11,11 +13,14 @@ void vp_gpuwork_init(vp_gpuwork *w)
     memset(w, 0, sizeof *w);
     w->steps = vp_steps_new();
     w->names = vp_strmap_new();
+    w->npu = vp_npu_tracks_new();
 }
 
 void vp_gpuwork_free(vp_gpuwork *w)
 {
     free(w->ev);
+    free(w->slices);
+    vp_npu_tracks_free(w->npu);
     vp_steps_free(w->steps);
     vp_strmap_free(w->names);
     memset(w, 0, sizeof *w);
@@ -40,9 +45,91 @@ static vp_kclass class_of(vp_gpuwork *w, vp_gpu_kind kind, const vp_event *ev)
     return (vp_kclass)((uintptr_t)*slot - 1);
 }
 
+static vp_gpu_ev *append(vp_gpuwork *w)
+{
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 4096;
+        w->ev = vp_realloc(w->ev, w->cap * sizeof *w->ev);
+    }
+    return &w->ev[w->n];
+}
+
+/* An Ascend trace's device task or communication operation; -1 when ev
+ * is neither (an Overlap Analysis slice is kept aside). */
+static long observe_npu(vp_gpuwork *w, const vp_event *ev, vp_npu_role role)
+{
+    if (role == VP_NPU_OVERLAP) {
+        int k = vp_npu_overlap_kind(ev->name);
+        if (k < 0 || !ev->has_ts || !ev->has_dur)
+            return -1;
+        if (w->nslices == w->cap_slices) {
+            w->cap_slices = w->cap_slices ? w->cap_slices * 2 : 1024;
+            w->slices = vp_realloc(w->slices, w->cap_slices * sizeof *w->slices);
+        }
+        vp_span d;
+        double us;
+        int64_t ps = ev->dur * 1000;
+        if (vp_json_get(ev->raw, "dur", &d) && vp_json_double(d, &us) == 0)
+            ps = llround(us * 1e6);
+        w->slices[w->nslices++] = (vp_npu_slice){ev->ts, ev->ts + ev->dur, ps, k};
+        return -1;
+    }
+    if (role != VP_NPU_HARDWARE && role != VP_NPU_COMM_OP)
+        return -1;
+    if (!ev->has_dur || !ev->has_ts) {
+        w->no_dur++;
+        return -1;
+    }
+    static const char *const keys[] = {"Task Type", "Stream Id"};
+    vp_span vals[2] = {{0}};
+    if (ev->args.p)
+        vp_json_get_many(ev->args, keys, 2, vals);
+    vp_kclass cls = VP_CLASS_COMM;
+    uint16_t flags = VP_GPU_F_BY_TIME;
+    if (role == VP_NPU_HARDWARE) {
+        vp_span ty = vals[0];
+        if (vp_json_is_string(ty))
+            ty.p++, ty.n -= 2;
+        else
+            ty.n = 0;
+        cls = vp_npu_classify(ty.p, ty.n, ev->name.p, ev->name.n);
+        if (cls == VP_CLASS_COMM)
+            flags |= VP_GPU_F_NPU_TASK_COMM;
+    } else {
+        w->npu_ops++;
+    }
+    if (cls == VP_CLASS_COMM && ev->name.n >= 12 && memcmp(ev->name.p, "hcom_receive", 12) == 0)
+        flags |= VP_GPU_F_RECEIVE;
+    int64_t stream = span_int(vals[1], -2);
+    if (stream == -2)
+        stream = span_int(ev->tid, -1);
+    vp_gpu_ev *g = append(w);
+    g->start = ev->ts;
+    g->end = ev->ts + (ev->dur > 0 ? ev->dur : 0);
+    g->corr = -1;
+    g->stream = stream >= INT32_MIN && stream <= INT32_MAX ? (int32_t)stream : -1;
+    g->step = -1;
+    g->cls = (uint8_t)cls;
+    g->kind = (uint8_t)(cls == VP_CLASS_MEMORY ? VP_GPU_MEMCPY
+                        : cls == VP_CLASS_SYNC ? VP_GPU_SYNC
+                                               : VP_GPU_KERNEL);
+    g->flags = flags;
+    g->aux = UINT32_MAX;
+    return (long)w->n++;
+}
+
 long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
 {
     vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+    if (kind == VP_GPU_NONE && ev->ph == 'M') {
+        vp_npu_tracks_observe(w->npu, ev);
+        return -1;
+    }
+    if (kind == VP_GPU_NONE && ev->ph == 'X' && ev->cat.n == 0) {
+        vp_npu_role role = vp_npu_role_of(w->npu, ev);
+        if (role != VP_NPU_UNKNOWN && role != VP_NPU_OTHER)
+            return observe_npu(w, ev, role);
+    }
     if (kind == VP_GPU_NONE || ev->ph != 'X') {
         vp_steps_observe(w->steps, ev);
         return -1;
@@ -62,11 +149,7 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
         w->no_stream++;
         return -1;
     }
-    if (w->n == w->cap) {
-        w->cap = w->cap ? w->cap * 2 : 4096;
-        w->ev = vp_realloc(w->ev, w->cap * sizeof *w->ev);
-    }
-    vp_gpu_ev *g = &w->ev[w->n];
+    vp_gpu_ev *g = append(w);
     g->start = ev->ts;
     g->end = ev->ts + (ev->dur > 0 ? ev->dur : 0);
     g->corr = span_int(vals[1], -1);
@@ -74,7 +157,7 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
     g->step = -1;
     g->cls = (uint8_t)class_of(w, kind, ev);
     g->kind = (uint8_t)kind;
-    g->pad = 0;
+    g->flags = 0;
     g->aux = UINT32_MAX;
     return (long)w->n++;
 }
@@ -89,7 +172,11 @@ size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range)
         vp_gpu_ev *g = &w->ev[i];
         int64_t ts;
         long step = -1;
-        if (nsteps && g->corr >= 0 && vp_steps_launch(w->steps, g->corr, &ts, NULL))
+        if ((g->flags & VP_GPU_F_NPU_TASK_COMM) && w->npu_ops)
+            continue;
+        if (nsteps && (g->flags & VP_GPU_F_BY_TIME))
+            step = vp_steps_at(w->steps, g->start);
+        else if (nsteps && g->corr >= 0 && vp_steps_launch(w->steps, g->corr, &ts, NULL))
             step = vp_steps_at(w->steps, ts);
         g->step = (int32_t)step;
         if (step < 0)

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/collective.h"
 #include "vprof/gpuwork.h"
@@ -25,6 +27,13 @@ const char cmd_comm_usage[] =
     "(not overlapped) communication, and per collective its count, time, message size\n"
     "and bandwidth. Several files add the spread over ranks and the straggler of each\n"
     "step. TRACE is a Chrome/Kineto trace, plain or gzip, or - for standard input.\n"
+    "\n"
+    "Ascend profiles (docs/ascend.md): a *_ascend_pt directory, a folder of them, a\n"
+    "PROF_* directory, cluster_analysis_output, or their files one by one. Their HCCL\n"
+    "operations are the communication; the step_trace_time table (msprof-analyze's\n"
+    "columns) comes from trace_view.json, else step_trace_time.csv; communication.json\n"
+    "gives per-operation times and per-transport bandwidth, communication_matrix.json\n"
+    "a per-link table.\n"
     "\n"
     "  --steps A:B        keep GPU work launched inside ProfilerStep#A .. before #B\n"
     "                     (Python slice; ':-1' drops the last step as HTA does)\n"
@@ -52,7 +61,8 @@ const char cmd_comm_usage[] =
     "\n"
     "Examples:\n"
     "  vprof comm rank*.json.gz\n"
-    "  vprof comm --steps :-1 -f csv rank0.json.gz rank1.json.gz\n";
+    "  vprof comm --steps :-1 -f csv rank0.json.gz rank1.json.gz\n"
+    "  vprof comm ./profile_dir\n";
 
 enum { OPT_STEPS = VP_OPT_FIRST_CMD, OPT_TOP };
 
@@ -103,7 +113,7 @@ typedef struct comm {
     long top;
     vp_strmap *pgs;
     rank_row *ranks;
-    size_t nranks;
+    size_t nranks, cap_ranks;
     coll_group *groups;
     size_t ngroups, cap_groups;
     /* per file, reused */
@@ -111,6 +121,12 @@ typedef struct comm {
     size_t nci, cap_ci;
     rpc *rpcs;
     size_t nrpc, cap_rpc;
+    /* Ascend */
+    long rank_override;   /* the rank of the next trace read, -1: detect */
+    vp_stt stt;
+    const char *stt_source;
+    vp_hccl hccl;
+    int have_comm_json, have_matrix;
 } comm;
 
 static int64_t span_int(vp_span v, int64_t fallback)
@@ -172,6 +188,41 @@ static int parse_coll_args(comm *c, vp_span args, coll_info *ci)
     return any;
 }
 
+/* Bytes per element of an HCCL data type (FP16, BF16, FP32, INT8 ...). */
+static int hccl_dtype_size(const char *s, size_t n)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } map[] = {{"INT8", 1},  {"UINT8", 1},  {"FP16", 2},   {"BFP16", 2},  {"BF16", 2},
+               {"INT16", 2}, {"UINT16", 2}, {"FP32", 4},   {"INT32", 4},  {"UINT32", 4},
+               {"FP64", 8},  {"INT64", 8},  {"UINT64", 8}, {"INT128", 16}};
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strlen(map[i].name) == n && memcmp(map[i].name, s, n) == 0)
+            return map[i].size;
+    return 0;
+}
+
+/* An HCCL operation of an Ascend trace's Communication process: count,
+ * data_type, rank_size.  HCCL's count is per rank: all-gather and
+ * reduce-scatter buffers are count x ranks (nccl-tests' S). */
+static void parse_hccl_args(vp_span args, coll_info *ci)
+{
+    static const char *const keys[] = {"count", "data_type", "rank_size"};
+    vp_span v[3] = {{0}};
+    if (!args.p || vp_json_get_many(args, keys, 3, v) == 0)
+        return;
+    int64_t count = span_int(v[0], -1), ranks = span_int(v[2], -1);
+    int size = vp_json_is_string(v[1]) ? hccl_dtype_size(v[1].p + 1, v[1].n - 2) : 0;
+    if (ranks >= 1)
+        ci->group = ranks;
+    if (count >= 0 && size > 0) {
+        ci->bytes = count * size;
+        if ((ci->type == VP_COLL_ALLGATHER || ci->type == VP_COLL_REDUCESCATTER) && ranks >= 1)
+            ci->bytes *= ranks;
+    }
+}
+
 static void take_event(comm *c, vp_gpuwork *w, const vp_event *ev)
 {
     long i = vp_gpuwork_observe(w, ev);
@@ -185,7 +236,10 @@ static void take_event(comm *c, vp_gpuwork *w, const vp_event *ev)
         }
         coll_info *ci = &c->ci[c->nci];
         *ci = (coll_info){vp_coll_from_kernel(ev->name.p, ev->name.n), -1, -1, -1};
-        parse_coll_args(c, ev->args, ci);
+        if (g->flags & VP_GPU_F_BY_TIME)
+            parse_hccl_args(ev->args, ci);
+        else
+            parse_coll_args(c, ev->args, ci);
         g->aux = (uint32_t)c->nci++;
         return;
     }
@@ -355,7 +409,16 @@ static int read_file(comm *c, const char *path, size_t file)
     rr->path = path;
     vp_rank_source rs;
     rr->rank = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    if (c->rank_override >= 0)
+        rr->rank = c->rank_override;
     analyse_file(c, &w, rr);
+    if (vp_npu_tracks_seen(w.npu) || w.nslices) {
+        int slices = vp_stt_from_work(&w, rr->rank, c->has_steps, &c->stt);
+        c->stt_source = slices ? "from trace_view.json's Overlap Analysis slices (torch_npu's "
+                                 "step_trace_time)"
+                               : "from the device tasks and HCCL operations of the trace "
+                                 "(msprof's overlap definitions)";
+    }
     if (w.no_dur)
         vp_warn("%s: %llu GPU events without \"dur\" were skipped", name,
                 (unsigned long long)w.no_dur);
@@ -371,6 +434,103 @@ static int read_file(comm *c, const char *path, size_t file)
     vp_gpuwork_free(&w);
     vp_trace_close(t);
     return VP_EXIT_OK;
+}
+
+static size_t new_rank(comm *c)
+{
+    if (c->nranks == c->cap_ranks) {
+        c->cap_ranks = c->cap_ranks ? c->cap_ranks * 2 : 8;
+        c->ranks = vp_realloc(c->ranks, c->cap_ranks * sizeof *c->ranks);
+    }
+    memset(&c->ranks[c->nranks], 0, sizeof *c->ranks);
+    return c->nranks++;
+}
+
+/* One Ascend summary file, by kind. */
+static int read_ascend_file(comm *c, const char *path, vp_asc_file kind, long rank)
+{
+    vp_error err = {0};
+    int rc = 0;
+    switch (kind) {
+    case VP_ASC_STEP_TRACE:
+        rc = vp_stt_read(path, rank, &c->stt, &err);
+        if (!c->stt_source)
+            c->stt_source = "read from step_trace_time.csv";
+        break;
+    case VP_ASC_COMM: {
+        size_t first = c->hccl.nops;
+        rc = vp_hccl_read_comm(path, &c->hccl, &err);
+        for (size_t i = first; i < c->hccl.nops; i++)
+            if (c->hccl.ops[i].rank < 0)
+                c->hccl.ops[i].rank = rank;
+        c->have_comm_json = 1;
+        break;
+    }
+    case VP_ASC_MATRIX:
+        rc = vp_hccl_read_matrix(path, &c->hccl, &err);
+        c->have_matrix = 1;
+        break;
+    default:
+        vp_error_set(&err, VP_EXIT_INPUT,
+                     "%s: a %s has no communication data (comm reads traces, step_trace_time.csv, "
+                     "communication.json and communication_matrix.json)",
+                     path, vp_asc_file_name(kind));
+        rc = -1;
+    }
+    if (rc != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
+}
+
+/* An Ascend directory: per rank its trace (else step_trace_time.csv),
+ * communication.json and communication_matrix.json; the cluster files. */
+static int read_ascend_dir(comm *c, const char *path)
+{
+    vp_error err = {0};
+    vp_asc_run run;
+    if (vp_asc_scan(path, &run, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    int status = VP_EXIT_OK;
+    for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
+        vp_asc_rank *r = &run.ranks[i];
+        if (!r->files[VP_ASC_TRACE] && !r->files[VP_ASC_STEP_TRACE] &&
+            !r->files[VP_ASC_COMM] && !r->files[VP_ASC_MATRIX]) {
+            fprintf(stderr, "vprof: %s: no trace_view.json, step_trace_time.csv, "
+                            "communication.json or communication_matrix.json\n",
+                    r->dir);
+            status = VP_EXIT_INPUT;
+            break;
+        }
+        if (c->common.verbose)
+            fprintf(stderr, "vprof: %s: rank %ld (from %s)\n", r->dir, r->rank, r->rank_from);
+        if (r->files[VP_ASC_TRACE]) {
+            c->rank_override = r->rank;
+            status = read_file(c, r->files[VP_ASC_TRACE], new_rank(c));
+            c->rank_override = -1;
+        } else if (r->files[VP_ASC_STEP_TRACE]) {
+            status = read_ascend_file(c, r->files[VP_ASC_STEP_TRACE], VP_ASC_STEP_TRACE, r->rank);
+        }
+        if (status == VP_EXIT_OK && r->files[VP_ASC_COMM])
+            status = read_ascend_file(c, r->files[VP_ASC_COMM], VP_ASC_COMM, r->rank);
+        if (status == VP_EXIT_OK && r->files[VP_ASC_MATRIX])
+            status = read_ascend_file(c, r->files[VP_ASC_MATRIX], VP_ASC_MATRIX, r->rank);
+    }
+    /* msprof-analyze's cluster files, when no rank directory is there
+     * (with ranks, their own files are read and the stage rows computed). */
+    if (status == VP_EXIT_OK && run.has_cluster && run.n == 0) {
+        static const vp_asc_file kinds[] = {VP_ASC_STEP_TRACE, VP_ASC_COMM, VP_ASC_MATRIX};
+        if (run.cluster.files[VP_ASC_STEP_TRACE])
+            c->stt_source = "read from cluster_step_trace_time.csv";
+        for (int k = 0; k < 3 && status == VP_EXIT_OK; k++)
+            if (run.cluster.files[kinds[k]])
+                status = read_ascend_file(c, run.cluster.files[kinds[k]], kinds[k], -1);
+    }
+    vp_asc_run_free(&run);
+    return status;
 }
 
 static double pct(int64_t num, int64_t den)
@@ -662,6 +822,8 @@ static void comm_free(comm *c)
     for (size_t i = 0; i < c->nranks; i++)
         free(c->ranks[i].sc);
     free(c->ranks);
+    vp_stt_free(&c->stt);
+    vp_hccl_free(&c->hccl);
     free(c->groups);
     free(c->ci);
     free(c->rpcs);
@@ -718,11 +880,16 @@ int cmd_comm(int argc, char **argv)
         vp_usage_error("comm", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    c.nranks = (size_t)(argc - optind);
-    c.ranks = vp_calloc(c.nranks, sizeof *c.ranks);
     c.pgs = vp_strmap_new();
-    for (size_t i = 0; i < c.nranks; i++) {
-        status = read_file(&c, argv[optind + (int)i], i);
+    c.rank_override = -1;
+    for (int i = optind; i < argc; i++) {
+        asc_arg a = asc_arg_of(argv[i]);
+        if (a.is_dir)
+            status = read_ascend_dir(&c, argv[i]);
+        else if (a.kind != VP_ASC_TRACE)
+            status = read_ascend_file(&c, argv[i], a.kind, (long)(i - optind));
+        else
+            status = read_file(&c, argv[i], new_rank(&c));
         if (status != VP_EXIT_OK)
             goto out;
     }
@@ -731,14 +898,19 @@ int cmd_comm(int argc, char **argv)
             if (c.ranks[i].rank == c.ranks[j].rank)
                 vp_warn("%s and %s both are rank %ld", c.ranks[j].path, c.ranks[i].path,
                         c.ranks[i].rank);
-    vp_table *tables[4];
+    vp_table *tables[8];
     size_t nt = 0;
-    tables[nt++] = rank_table(&c);
-    tables[nt++] = collective_table(&c);
+    if (c.nranks) {
+        tables[nt++] = rank_table(&c);
+        tables[nt++] = collective_table(&c);
+    }
     if (c.nranks > 1) {
         tables[nt++] = spread_table(&c);
         tables[nt++] = straggler_table(&c);
     }
+    if (c.stt_source)
+        tables[nt++] = asc_stt_table(&c.stt, 1, c.stt_source);
+    asc_hccl_tables(&c.hccl, c.have_comm_json, c.have_matrix, tables, &nt);
     status = vp_emit_tables(&c.common, tables, nt, "vprof.comm/1");
     for (size_t i = 0; i < nt; i++)
         vp_table_free(tables[i]);

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/rank.h"
 #include "vprof/stats.h"
@@ -23,8 +25,15 @@ const char cmd_kernels_usage[] =
     "one combined table; --by rank splits it. TRACE is a Chrome/Kineto trace, plain or\n"
     "gzip, or - for standard input.\n"
     "\n"
+    "Ascend profiles (docs/ascend.md): a *_ascend_pt directory (or a folder of them, a\n"
+    "PROF_* directory), kernel_details.csv, op_summary_*.csv or trace_view.json. Their\n"
+    "device tasks are the kernels; --by type (the op type) and --by core (AI_CORE,\n"
+    "AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL, DSA_SQE ...) group them; without\n"
+    "name in the list, the rows are per type and/or core alone.\n"
+    "\n"
     "  --include KINDS    also count memcpy, memset and/or sync events (comma list)\n"
-    "  --by DIMS          group by name (default), and/or class, stream, rank, device\n"
+    "  --by DIMS          group by name (default), and/or class, stream, rank, device,\n"
+    "                     type, core (Ascend)\n"
     "                     (comma list; the columns come before Name in that order)\n"
     "  --top N            keep the N largest rows, fold the rest into (others)\n"
     "  --sort KEY         total (default), count, avg, med, max or name\n"
@@ -50,7 +59,7 @@ const char cmd_kernels_usage[] =
     "  vprof kernels -f csv --by rank rank*.json.gz > kernels.csv\n"
     "  zcat trace.json.gz | vprof kernels --top 20 -\n";
 
-enum { DIM_CLASS = 1, DIM_STREAM = 2, DIM_RANK = 4, DIM_DEVICE = 8 };
+enum { DIM_CLASS = 1, DIM_STREAM = 2, DIM_RANK = 4, DIM_DEVICE = 8, DIM_TYPE = 16, DIM_CORE = 32 };
 enum { SORT_TOTAL, SORT_COUNT, SORT_AVG, SORT_MED, SORT_MAX, SORT_NAME };
 
 enum {
@@ -78,6 +87,8 @@ typedef struct group_key {
     int64_t stream;
     int32_t cls;
     int32_t mrank;     /* in a merged trace (vprof merge): 1 + the rank of the event's pid */
+    int32_t type;      /* Ascend op type, interned; 0 = none */
+    int32_t core;      /* Ascend accelerator core (Task Type), interned; 0 = none */
 } group_key;
 
 typedef struct group {
@@ -88,9 +99,11 @@ typedef struct group {
     long rank;
 } group;
 
-/* A kernel kept for --steps until its launch is known. */
+/* A kernel kept for --steps until its launch is known.  An Ascend task
+ * has no launch: its start time (ts) decides, or its Step Id. */
 typedef struct pending {
     int64_t dur;
+    int64_t ts;        /* Ascend: start (trace) or Step Id (CSV); INT64_MIN = none */
     uint32_t group;
     uint32_t corr;     /* UINT32_MAX = none */
 } pending;
@@ -99,7 +112,8 @@ typedef struct kernels {
     vp_common_opts common;
     unsigned kinds;    /* bit per vp_gpu_kind */
     unsigned dims;
-    char dim_order[4]; /* 'c', 's', 'r', 'd' in --by order */
+    char dim_order[6]; /* 'c', 's', 'r', 'd', 'y' (type), 'k' (core) in --by order */
+    int by_name;       /* name is a grouping (always, unless --by names only type/core) */
     int ndims;
     long top;
     int sort;
@@ -118,6 +132,11 @@ typedef struct kernels {
     pending *pend;
     size_t npend, cap_pend;
 
+    vp_strmap *strs;   /* Ascend types and cores -> id */
+    char **str;        /* id -> text; id 0 = "" */
+    size_t nstr;
+    vp_npu_tracks *npu;/* the current file's Ascend tracks */
+    long rank_override;/* the rank of the file being read (Ascend directories), -1 */
     long *ranks;       /* per file */
     long *merged;      /* per file: pids per rank of a merged trace, 0 for others */
     size_t nfiles;
@@ -132,10 +151,10 @@ static void add_sample(group *g, int64_t v)
     g->samples[g->n++] = v;
 }
 
-static uint32_t name_index(kernels *k, const vp_event *ev, vp_gpu_kind kind)
+static uint32_t name_index(kernels *k, const char *name, size_t len, vp_kclass cls)
 {
     int inserted;
-    void **slot = vp_strmap_upsert(k->names, ev->name.p, ev->name.n, &inserted);
+    void **slot = vp_strmap_upsert(k->names, name, len, &inserted);
     if (!inserted)
         return (uint32_t)((uintptr_t)*slot - 1);
     if (k->nnames == k->cap_names) {
@@ -143,9 +162,9 @@ static uint32_t name_index(kernels *k, const vp_event *ev, vp_gpu_kind kind)
         k->knames = vp_realloc(k->knames, k->cap_names * sizeof *k->knames);
     }
     kname *kn = &k->knames[k->nnames];
-    kn->text = vp_strndup(ev->name.p, ev->name.n);
-    kn->len = ev->name.n;
-    kn->cls = vp_classify(kind, ev->name.p, ev->name.n);
+    kn->text = vp_strndup(name, len);
+    kn->len = len;
+    kn->cls = cls;
     kn->kept = 1;
     if (k->has_filter && regexec(&k->filter, kn->text, 0, NULL, 0) != 0)
         kn->kept = 0;
@@ -154,6 +173,24 @@ static uint32_t name_index(kernels *k, const vp_event *ev, vp_gpu_kind kind)
     kn->group = UINT32_MAX;
     *slot = (void *)(uintptr_t)(k->nnames + 1);
     return (uint32_t)k->nnames++;
+}
+
+static int32_t intern(kernels *k, const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    int inserted;
+    void **slot = vp_strmap_upsert(k->strs, s, n, &inserted);
+    if (inserted) {
+        if (k->nstr == 0) {
+            k->str = vp_realloc(k->str, sizeof *k->str);
+            k->str[k->nstr++] = vp_strdup("");
+        }
+        k->str = vp_realloc(k->str, (k->nstr + 1) * sizeof *k->str);
+        k->str[k->nstr] = vp_strndup(s, n);
+        *slot = (void *)(uintptr_t)k->nstr++;
+    }
+    return (int32_t)(uintptr_t)*slot;
 }
 
 static uint32_t new_group(kernels *k, const group_key *key)
@@ -215,10 +252,73 @@ typedef struct file_counts {
     uint64_t kernels, no_dur;
 } file_counts;
 
+/* The group of a kernel (by name alone, or by the --by dimensions). */
+static uint32_t group_for(kernels *k, size_t file, uint32_t ni, int64_t pid, int64_t device,
+                          int64_t stream, int32_t type, int32_t core)
+{
+    kname *kn = &k->knames[ni];
+    if (k->dims == 0) {
+        if (kn->group == UINT32_MAX) {
+            group_key key = {.name = ni};
+            kn->group = new_group(k, &key);
+        }
+        return kn->group;
+    }
+    group_key key = {.name = k->by_name ? ni : UINT32_MAX};
+    if (k->dims & DIM_CLASS)
+        key.cls = (int32_t)kn->cls;
+    if (k->dims & DIM_RANK) {
+        key.file = (int32_t)file;
+        if (k->merged[file] && pid >= 0)
+            key.mrank = (int32_t)(pid / k->merged[file] + 1);
+    }
+    if (k->dims & DIM_DEVICE)
+        key.device = device;
+    if (k->dims & DIM_STREAM)
+        key.stream = stream;
+    if (k->dims & DIM_TYPE)
+        key.type = type;
+    if (k->dims & DIM_CORE)
+        key.core = core;
+    return group_of(k, &key);
+}
+
+static void hold(kernels *k, int64_t dur, int64_t ts, uint32_t gi, int64_t corr)
+{
+    if (k->npend == k->cap_pend) {
+        k->cap_pend = k->cap_pend ? k->cap_pend * 2 : 4096;
+        k->pend = vp_realloc(k->pend, k->cap_pend * sizeof *k->pend);
+    }
+    k->pend[k->npend++] = (pending){
+        .dur = dur,
+        .ts = ts,
+        .group = gi,
+        .corr = corr >= 0 && corr < UINT32_MAX ? (uint32_t)corr : UINT32_MAX,
+    };
+}
+
 static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *steps,
                        file_counts *fc)
 {
     vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+    vp_span core = {0};
+    int npu = 0;
+    vp_kclass cls = VP_CLASS_COMPUTE;
+    if (kind == VP_GPU_NONE && ev->ph == 'M')
+        vp_npu_tracks_observe(k->npu, ev);
+    if (kind == VP_GPU_NONE && ev->ph == 'X' && ev->cat.n == 0 &&
+        vp_npu_role_of(k->npu, ev) == VP_NPU_HARDWARE) {
+        /* An Ascend device task: its class from its Task Type. */
+        if (ev->args.p && vp_json_get(ev->args, "Task Type", &core) && vp_json_is_string(core))
+            core.p++, core.n -= 2;
+        else
+            core.n = 0;
+        cls = vp_npu_classify(core.p, core.n, ev->name.p, ev->name.n);
+        kind = cls == VP_CLASS_MEMORY ? VP_GPU_MEMCPY
+               : cls == VP_CLASS_SYNC ? VP_GPU_SYNC
+                                      : VP_GPU_KERNEL;
+        npu = 1;
+    }
     if (kind == VP_GPU_NONE || !(k->kinds & (1u << kind)) || ev->ph != 'X') {
         if (steps)
             vp_steps_observe(steps, ev);
@@ -228,55 +328,30 @@ static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *st
         fc->no_dur++;
         return;
     }
-    uint32_t ni = name_index(k, ev, kind);
+    if (!npu)
+        cls = vp_classify(kind, ev->name.p, ev->name.n);
+    uint32_t ni = name_index(k, ev->name.p, ev->name.n, cls);
     kname *kn = &k->knames[ni];
     if (!kn->kept)
         return;
     fc->kernels++;
 
-    uint32_t gi;
     vp_span vals[3] = {{0}};
     if (k->dims & (DIM_DEVICE | DIM_STREAM) || steps) {
         static const char *const keys[] = {"stream", "correlation", "device"};
+        static const char *const npu_keys[] = {"Stream Id", "correlation", "device"};
         if (ev->args.p)
-            vp_json_get_many(ev->args, keys, 3, vals);
+            vp_json_get_many(ev->args, npu ? npu_keys : keys, 3, vals);
     }
-    if (k->dims == 0) {
-        if (kn->group == UINT32_MAX) {
-            group_key key = {.name = ni};
-            kn->group = new_group(k, &key);
-        }
-        gi = kn->group;
-    } else {
-        group_key key = {.name = ni};
-        if (k->dims & DIM_CLASS)
-            key.cls = (int32_t)kn->cls;
-        if (k->dims & DIM_RANK) {
-            key.file = (int32_t)file;
-            int64_t pid = k->merged[file] ? span_int(ev->pid, -1) : -1;
-            if (pid >= 0)
-                key.mrank = (int32_t)(pid / k->merged[file] + 1);
-        }
-        if (k->dims & DIM_DEVICE)
-            key.device = span_int(vals[2], span_int(ev->pid, -1));
-        if (k->dims & DIM_STREAM)
-            key.stream = span_int(vals[0], span_int(ev->tid, -1));
-        gi = group_of(k, &key);
-    }
+    uint32_t gi = group_for(k, file, ni, span_int(ev->pid, -1),
+                            span_int(vals[2], span_int(ev->pid, -1)),
+                            span_int(vals[0], span_int(ev->tid, -1)), 0,
+                            intern(k, core.p, core.n));
     if (!steps) {
         add_sample(&k->groups[gi], ev->dur);
         return;
     }
-    int64_t corr = span_int(vals[1], -1);
-    if (k->npend == k->cap_pend) {
-        k->cap_pend = k->cap_pend ? k->cap_pend * 2 : 4096;
-        k->pend = vp_realloc(k->pend, k->cap_pend * sizeof *k->pend);
-    }
-    k->pend[k->npend++] = (pending){
-        .dur = ev->dur,
-        .group = gi,
-        .corr = corr >= 0 && corr < UINT32_MAX ? (uint32_t)corr : UINT32_MAX,
-    };
+    hold(k, ev->dur, npu ? ev->ts : INT64_MIN, gi, npu ? -1 : span_int(vals[1], -1));
 }
 
 /* Resolves the kernels of one file held for --steps. */
@@ -293,8 +368,16 @@ static void resolve_steps(kernels *k, vp_steps *steps, const char *path, size_t 
                 vp_steps_number(steps, 0), vp_steps_number(steps, nsteps - 1));
     for (size_t i = first; i < k->npend; i++) {
         pending *p = &k->pend[i];
-        if (p->corr != UINT32_MAX && vp_steps_selected(steps, p->corr))
+        int64_t a, b;
+        long at;
+        if (p->ts != INT64_MIN) {
+            /* An Ascend task: the step whose window holds its start. */
+            if ((at = vp_steps_at(steps, p->ts)) >= 0 &&
+                vp_steps_window(steps, (size_t)at, &a, &b) == 1)
+                add_sample(&k->groups[p->group], p->dur);
+        } else if (p->corr != UINT32_MAX && vp_steps_selected(steps, p->corr)) {
             add_sample(&k->groups[p->group], p->dur);
+        }
     }
     k->npend = first;
 }
@@ -310,6 +393,8 @@ static int read_file(kernels *k, const char *path, size_t file)
     }
     vp_steps *steps = k->has_steps ? vp_steps_new() : NULL;
     file_counts fc = {0};
+    vp_npu_tracks_free(k->npu);
+    k->npu = vp_npu_tracks_new();
     vp_event ev;
     int r = vp_trace_next(t, &ev, &err);
     if (r == 1)
@@ -328,6 +413,8 @@ static int read_file(kernels *k, const char *path, size_t file)
     }
     vp_rank_source rs;
     k->ranks[file] = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    if (k->rank_override >= 0)
+        k->ranks[file] = k->rank_override;
     const vp_trace_stats *st = vp_trace_get_stats(t);
     if (fc.no_dur)
         vp_warn("%s: %llu kernel events without \"dur\" were skipped", vp_trace_name(t),
@@ -347,13 +434,171 @@ static int read_file(kernels *k, const char *path, size_t file)
     return VP_EXIT_OK;
 }
 
+/* kernel_details.csv / op_summary rows as kernels. */
+typedef struct csv_ctx {
+    kernels *k;
+    size_t file;
+    uint64_t rows;
+} csv_ctx;
+
+static void take_row(void *ctx, const vp_asc_kernel *r)
+{
+    csv_ctx *cc = ctx;
+    kernels *k = cc->k;
+    size_t tn = strlen(r->core);
+    vp_kclass cls = vp_npu_classify(r->core, tn, r->name, strlen(r->name));
+    vp_gpu_kind kind = cls == VP_CLASS_MEMORY ? VP_GPU_MEMCPY
+                       : cls == VP_CLASS_SYNC ? VP_GPU_SYNC
+                                              : VP_GPU_KERNEL;
+    if (!(k->kinds & (1u << kind)))
+        return;
+    uint32_t ni = name_index(k, r->name, strlen(r->name), cls);
+    if (!k->knames[ni].kept)
+        return;
+    cc->rows++;
+    uint32_t gi = group_for(k, cc->file, ni, -1, r->device, r->stream,
+                            intern(k, r->type, strlen(r->type)), intern(k, r->core, tn));
+    if (k->has_steps)
+        hold(k, r->dur, r->step >= 0 ? r->step : INT64_MIN, gi, -1);
+    else
+        add_sample(&k->groups[gi], r->dur);
+}
+
+/* --steps on Step Id: the same slice over the step numbers present. */
+static void resolve_csv_steps(kernels *k, const char *path)
+{
+    long *v = vp_malloc((k->npend ? k->npend : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < k->npend; i++)
+        if (k->pend[i].ts != INT64_MIN)
+            v[n++] = (long)k->pend[i].ts;
+    /* distinct, ascending (a few steps: insertion into a sorted prefix) */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < m && v[j] < v[i])
+            j++;
+        if (j < m && v[j] == v[i])
+            continue;
+        long x = v[i];
+        memmove(v + j + 1, v + j, (m - j) * sizeof *v);
+        v[j] = x;
+        m++;
+    }
+    const vp_step_range *r = &k->steps;
+    size_t a = 0, b = m;
+    if (r->single) {
+        a = m;
+        for (size_t i = 0; i < m; i++)
+            if ((r->start >= 0 && v[i] == r->start) || (r->start < 0 && (long)i == (long)m + r->start))
+                a = i;
+        b = a < m ? a + 1 : m;
+    } else {
+        if (r->has_start) {
+            if (r->start >= 0)
+                while (a < m && v[a] < r->start)
+                    a++;
+            else
+                a = (long)m + r->start > 0 ? (size_t)((long)m + r->start) : 0;
+        }
+        if (r->has_stop) {
+            if (r->stop >= 0) {
+                b = 0;
+                while (b < m && v[b] < r->stop)
+                    b++;
+            } else {
+                b = (long)m + r->stop > 0 ? (size_t)((long)m + r->stop) : 0;
+            }
+        }
+    }
+    if (m == 0)
+        vp_warn("%s: --steps: no Step Id column, so no kernel is kept", path);
+    else if (a >= b)
+        vp_warn("%s: --steps selects none of the steps present (Step Id %ld to %ld)", path, v[0],
+                v[m - 1]);
+    for (size_t i = 0; i < k->npend; i++) {
+        pending *p = &k->pend[i];
+        for (size_t j = a; j < b && j < m; j++)
+            if (p->ts == v[j])
+                add_sample(&k->groups[p->group], p->dur);
+    }
+    k->npend = 0;
+    free(v);
+}
+
+static int read_csv(kernels *k, const char *path, size_t file)
+{
+    vp_error err = {0};
+    csv_ctx cc = {k, file, 0};
+    uint64_t skipped = 0;
+    if (vp_asc_read_kernels(path, take_row, &cc, &skipped, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    if (k->has_steps)
+        resolve_csv_steps(k, path);
+    if (k->ranks[file] < 0)
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)file;
+    if (skipped)
+        vp_warn("%s: %llu rows without a duration were skipped", path,
+                (unsigned long long)skipped);
+    if (k->common.verbose)
+        fprintf(stderr, "vprof: %s: rank %ld; %llu kernel rows\n", path, k->ranks[file],
+                (unsigned long long)cc.rows);
+    return VP_EXIT_OK;
+}
+
+static size_t new_file(kernels *k)
+{
+    k->ranks = vp_realloc(k->ranks, (k->nfiles + 1) * sizeof *k->ranks);
+    k->merged = vp_realloc(k->merged, (k->nfiles + 1) * sizeof *k->merged);
+    k->ranks[k->nfiles] = -1;
+    k->merged[k->nfiles] = 0;
+    return k->nfiles++;
+}
+
+/* An Ascend directory: per rank kernel_details.csv (op_summary), else
+ * its trace. */
+static int read_ascend_dir(kernels *k, const char *path)
+{
+    vp_error err = {0};
+    vp_asc_run run;
+    if (vp_asc_scan(path, &run, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    int status = VP_EXIT_OK;
+    if (run.n == 0) {
+        fprintf(stderr, "vprof: %s: no rank directory (kernels needs kernel_details.csv or "
+                        "trace_view.json)\n",
+                path);
+        status = VP_EXIT_INPUT;
+    }
+    for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
+        vp_asc_rank *r = &run.ranks[i];
+        const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &err);
+        if (!f) {
+            vp_error_print(&err);
+            status = VP_EXIT_INPUT;
+            break;
+        }
+        k->rank_override = r->rank;
+        size_t file = new_file(k);
+        status = f == r->files[VP_ASC_KERNELS] ? read_csv(k, f, file) : read_file(k, f, file);
+        k->rank_override = -1;
+    }
+    vp_asc_run_free(&run);
+    return status;
+}
+
 static int sort_key;
 static const kernels *sort_ctx;
 
 static int cmp_group(const void *a, const void *b)
 {
     const group *x = a, *y = b;
-    const kname *nx = &sort_ctx->knames[x->key.name], *ny = &sort_ctx->knames[y->key.name];
+    const char *tx = x->key.name == UINT32_MAX ? "" : sort_ctx->knames[x->key.name].text;
+    const char *ty = y->key.name == UINT32_MAX ? "" : sort_ctx->knames[y->key.name].text;
     int c = 0;
     switch (sort_key) {
     case SORT_COUNT: c = (y->sum.n > x->sum.n) - (y->sum.n < x->sum.n); break;
@@ -367,9 +612,13 @@ static int cmp_group(const void *a, const void *b)
         return c;
     if (sort_key != SORT_NAME && y->sum.total != x->sum.total)
         return (y->sum.total > x->sum.total) - (y->sum.total < x->sum.total);
-    c = strcmp(nx->text, ny->text);
+    c = strcmp(tx, ty);
     if (c)
         return c;
+    if (x->key.core != y->key.core)
+        return strcmp(sort_ctx->str[x->key.core], sort_ctx->str[y->key.core]);
+    if (x->key.type != y->key.type)
+        return strcmp(sort_ctx->str[x->key.type], sort_ctx->str[y->key.type]);
     if (x->rank != y->rank)
         return (x->rank > y->rank) - (x->rank < y->rank);
     if (x->key.device != y->key.device)
@@ -408,9 +657,11 @@ static vp_table *build_table(kernels *k)
         case 'd': vp_table_add_col(t, "Device", VP_COL_INT, 0); break;
         case 's': vp_table_add_col(t, "Stream", VP_COL_INT, 0); break;
         case 'c': vp_table_add_col(t, "Class", VP_COL_TEXT, 0); break;
+        case 'y': vp_table_add_col(t, "Type", VP_COL_TEXT, 0); break;
+        case 'k': vp_table_add_col(t, "Accelerator Core", VP_COL_TEXT, 0); break;
         }
     }
-    int name_col = vp_table_add_col(t, "Name", VP_COL_TEXT, 0);
+    int name_col = k->by_name ? vp_table_add_col(t, "Name", VP_COL_TEXT, 0) : -1;
 
     /* Drop empty groups (all filtered by --steps), summarise the rest. */
     size_t n = 0;
@@ -444,10 +695,20 @@ static vp_table *build_table(kernels *k)
             case 'd': vp_table_set_int(t, row, col, g->key.device); break;
             case 's': vp_table_set_int(t, row, col, g->key.stream); break;
             case 'c': vp_table_set_text(t, row, col, vp_kclass_name((vp_kclass)g->key.cls)); break;
+            case 'y':
+                if (g->key.type)
+                    vp_table_set_text(t, row, col, k->str[g->key.type]);
+                break;
+            case 'k':
+                if (g->key.core)
+                    vp_table_set_text(t, row, col, k->str[g->key.core]);
+                break;
             }
         }
-        const kname *kn = &k->knames[g->key.name];
-        vp_table_set_textn(t, row, name_col, kn->text, kn->len);
+        if (name_col >= 0) {
+            const kname *kn = &k->knames[g->key.name];
+            vp_table_set_textn(t, row, name_col, kn->text, kn->len);
+        }
     }
     if (shown < n) {
         /* (others): statistics over the folded instances themselves. */
@@ -467,7 +728,7 @@ static vp_table *build_table(kernels *k)
         put_stats(t, row, &s, grand);
         char label[64];
         snprintf(label, sizeof label, "(others: %zu rows)", n - shown);
-        vp_table_set_text(t, row, name_col, label);
+        vp_table_set_text(t, row, name_col >= 0 ? name_col : 8, label);
     }
     return t;
 }
@@ -501,12 +762,20 @@ static int parse_by(kernels *k, const char *arg)
     int ok = 1;
     k->dims = 0;
     k->ndims = 0;
+    int named = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         unsigned bit;
         char c;
-        if (strcmp(tok, "name") == 0)
+        if (strcmp(tok, "name") == 0) {
+            named = 1;
             continue;
-        else if (strcmp(tok, "class") == 0)
+        }
+        if (strcmp(tok, "type") == 0)
+            bit = DIM_TYPE, c = 'y';
+        else if (strcmp(tok, "core") == 0)
+            bit = DIM_CORE, c = 'k';
+        else
+        if (strcmp(tok, "class") == 0)
             bit = DIM_CLASS, c = 'c';
         else if (strcmp(tok, "stream") == 0)
             bit = DIM_STREAM, c = 's';
@@ -515,7 +784,9 @@ static int parse_by(kernels *k, const char *arg)
         else if (strcmp(tok, "device") == 0)
             bit = DIM_DEVICE, c = 'd';
         else {
-            vp_usage_error("kernels", "--by: unknown grouping '%s' (name, class, stream, rank, device)",
+            vp_usage_error("kernels",
+                           "--by: unknown grouping '%s' (name, class, stream, rank, device, type, "
+                           "core)",
                            tok);
             ok = 0;
             break;
@@ -526,6 +797,10 @@ static int parse_by(kernels *k, const char *arg)
         }
     }
     free(copy);
+    /* type and core without name: per type/core alone (the Ascend
+     * summaries by op type and accelerator core). */
+    k->by_name = named || !(k->dims & (DIM_TYPE | DIM_CORE)) ||
+                 (k->dims & ~(unsigned)(DIM_TYPE | DIM_CORE));
     return ok ? 0 : -1;
 }
 
@@ -566,6 +841,11 @@ static void kernels_free(kernels *k)
     free(k->ranks);
     free(k->merged);
     vp_strmap_free(k->names);
+    vp_strmap_free(k->strs);
+    for (size_t i = 0; i < k->nstr; i++)
+        free(k->str[i]);
+    free(k->str);
+    vp_npu_tracks_free(k->npu);
     if (k->has_filter)
         regfree(&k->filter);
     if (k->has_exclude)
@@ -590,6 +870,7 @@ int cmd_kernels(int argc, char **argv)
     memset(&k, 0, sizeof k);
     vp_common_init(&k.common);
     k.kinds = 1u << VP_GPU_KERNEL;
+    k.by_name = 1;
     int c, status = VP_EXIT_USAGE;
     optind = 1;
     while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
@@ -656,12 +937,23 @@ int cmd_kernels(int argc, char **argv)
         vp_usage_error("kernels", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    k.nfiles = (size_t)(argc - optind);
-    k.ranks = vp_calloc(k.nfiles, sizeof *k.ranks);
-    k.merged = vp_calloc(k.nfiles, sizeof *k.merged);
     k.names = vp_strmap_new();
-    for (size_t i = 0; i < k.nfiles; i++) {
-        status = read_file(&k, argv[optind + (int)i], i);
+    k.strs = vp_strmap_new();
+    k.rank_override = -1;
+    for (int i = optind; i < argc; i++) {
+        asc_arg a = asc_arg_of(argv[i]);
+        if (a.is_dir) {
+            status = read_ascend_dir(&k, argv[i]);
+        } else if (a.kind == VP_ASC_KERNELS) {
+            status = read_csv(&k, argv[i], new_file(&k));
+        } else if (a.kind != VP_ASC_TRACE) {
+            fprintf(stderr, "vprof: %s: a %s has no kernels (kernels reads traces, "
+                            "kernel_details.csv and op_summary CSVs)\n",
+                    argv[i], vp_asc_file_name(a.kind));
+            status = VP_EXIT_INPUT;
+        } else {
+            status = read_file(&k, argv[i], new_file(&k));
+        }
         if (status != VP_EXIT_OK)
             goto out;
     }

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "vprof/ascend.h"
 #include "vprof/error.h"
 #include "vprof/memevents.h"
 #include "vprof/memsnap.h"
@@ -40,6 +42,12 @@ const char cmd_memory_usage[] =
     "of profiler.export_memory_timeline() (.raw.json.gz or .json.gz) gives the\n"
     "peak and the bytes per category (parameter, activation, gradient ...) then.\n"
     "The input kind is told from the content; plain or gzip; - is standard input.\n"
+    "\n"
+    "Ascend profiles (docs/ascend.md): a *_ascend_pt directory (or a folder of them)\n"
+    "or its memory_record.csv, operator_memory.csv, npu_module_mem.csv: peak allocated\n"
+    "and reserved per component (PTA, GE, APP ...) over time, the operators holding\n"
+    "the most at each allocator's peak, the driver modules' reservations; --timeline\n"
+    "and --plot as for CUDA.\n"
     "\n"
     "options:\n"
     "  --top N            rows per device in the top tables (default 10, 0 = all)\n"
@@ -623,6 +631,338 @@ static int report_trace(const mem_opts *o, const char *file, const char *path)
     return rc;
 }
 
+/* ---- Ascend: memory_record.csv, operator_memory.csv, npu_module_mem.csv ---- */
+
+typedef struct asc_mem_input {
+    long rank;
+    vp_asc_mem rec, mod;
+    vp_asc_opmem *ops;
+    size_t nops;
+    int has_rec, has_mod, has_ops;
+} asc_mem_input;
+
+static int draw_ascend(FILE *out, const void *what, const char *title)
+{
+    const asc_mem_input *in = what;
+    size_t nin = 0;
+    while (in[nin].rank >= 0)
+        nin++;
+    int64_t t0 = INT64_MAX;
+    size_t total = 0;
+    for (size_t r = 0; r < nin; r++)
+        for (size_t i = 0; i < in[r].rec.n; i++) {
+            total++;
+            if (in[r].rec.s[i].n && in[r].rec.s[i].p[0].ts < t0)
+                t0 = in[r].rec.s[i].p[0].ts;
+        }
+    vp_plot_series *sr = vp_calloc(total ? total : 1, sizeof *sr);
+    size_t n = 0;
+    for (size_t r = 0; r < nin; r++)
+        for (size_t i = 0; i < in[r].rec.n; i++) {
+            const vp_asc_mem_series *s = &in[r].rec.s[i];
+            if (!s->n)
+                continue;
+            /* APP rows have no allocated bytes: their reserved line is drawn solid. */
+            int app = s->p[s->peak_alloc].allocated < 0;
+            double *x = vp_malloc(s->n * sizeof *x);
+            int64_t *a = vp_malloc(s->n * sizeof *a), *rs = vp_malloc(s->n * sizeof *rs);
+            for (size_t k = 0; k < s->n; k++) {
+                x[k] = (double)(s->p[k].ts - t0) / 1e9;
+                rs[k] = s->p[k].reserved > 0 ? s->p[k].reserved : 0;
+                a[k] = app ? rs[k] : (s->p[k].allocated > 0 ? s->p[k].allocated : 0);
+            }
+            size_t peak = app ? s->peak_reserved : s->peak_alloc;
+            char *label = vp_malloc(96), *pl = vp_malloc(128), b[32];
+            snprintf(label, 96, nin > 1 ? "rank %ld %s%s" : "%.0ld%s%s", nin > 1 ? in[r].rank : 0L,
+                     s->component, app ? " (reserved)" : "");
+            vp_human_bytes(b, sizeof b, (double)a[peak]);
+            snprintf(pl, 128, "peak %s %s (%s)", b, app ? "reserved" : "allocated", s->component);
+            sr[n++] = (vp_plot_series){label, s->n, x, a, app ? NULL : rs, peak, pl};
+            if (app)
+                free(rs);
+        }
+    int rc = vp_plot_svg(out, title, "time since the first memory_record row (s)",
+                         "allocated, - - reserved", sr, n);
+    for (size_t i = 0; i < n; i++) {
+        free((void *)sr[i].label);
+        free((void *)sr[i].peak_label);
+        free((void *)sr[i].x);
+        free((void *)sr[i].solid);
+        free((void *)sr[i].dashed);
+    }
+    free(sr);
+    return rc;
+}
+
+static int read_asc_mem(asc_mem_input *in, vp_asc_file kind, const char *path)
+{
+    vp_error err = {0};
+    int rc = 0;
+    if (kind == VP_ASC_MEMORY_RECORD) {
+        rc = vp_asc_read_memory(path, &in->rec, &err);
+        in->has_rec = 1;
+    } else if (kind == VP_ASC_MODULE_MEM) {
+        rc = vp_asc_read_memory(path, &in->mod, &err);
+        in->has_mod = 1;
+    } else if (kind == VP_ASC_OPERATOR_MEMORY) {
+        rc = vp_asc_read_opmem(path, &in->ops, &in->nops, &err);
+        in->has_ops = 1;
+    }
+    if (rc != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
+}
+
+static void put_bytes(vp_table *t, size_t row, int col, int64_t v)
+{
+    if (v >= 0)
+        vp_table_set_int(t, row, col, v);
+}
+
+static vp_table *asc_record_table(const asc_mem_input *in, size_t nin, const char *name)
+{
+    vp_table *t = vp_table_new(name);
+    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Device", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Points", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Allocated", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Peak Allocated ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Reserved", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Peak Reserved ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Final Allocated", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Final Reserved", VP_COL_BYTES, 0);
+    int mod = strcmp(name, "npu_module_mem") == 0;
+    for (size_t r = 0; r < nin; r++) {
+        const vp_asc_mem *m = mod ? &in[r].mod : &in[r].rec;
+        for (size_t i = 0; i < m->n; i++) {
+            const vp_asc_mem_series *s = &m->s[i];
+            if (!s->n)
+                continue;
+            size_t row = vp_table_add_row(t);
+            vp_table_set_int(t, row, 0, in[r].rank);
+            vp_table_set_text(t, row, 1, s->device);
+            vp_table_set_text(t, row, 2, s->component);
+            vp_table_set_int(t, row, 3, (int64_t)s->n);
+            const vp_asc_mem_point *pa = &s->p[s->peak_alloc], *pr = &s->p[s->peak_reserved];
+            if (pa->allocated >= 0) {
+                vp_table_set_int(t, row, 4, pa->allocated);
+                vp_table_set_int(t, row, 5, pa->ts);
+            }
+            if (pr->reserved >= 0) {
+                vp_table_set_int(t, row, 6, pr->reserved);
+                vp_table_set_int(t, row, 7, pr->ts);
+            }
+            put_bytes(t, row, 8, s->p[s->n - 1].allocated);
+            put_bytes(t, row, 9, s->p[s->n - 1].reserved);
+        }
+    }
+    if (mod)
+        vp_table_add_note(t, "npu_module_mem.csv: reservations of the driver's modules; -1 (only "
+                             "a release seen) counts as missing");
+    else
+        vp_table_add_note(t, "memory_record.csv: PTA = torch_npu's caching allocator, GE = the "
+                             "graph engine, PTA+GE = both, APP = the whole process (reserved "
+                             "only); the earliest row wins a tie");
+    return t;
+}
+
+typedef struct op_sum {
+    const char *name;
+    int64_t bytes, blocks;
+} op_sum;
+
+static int cmp_op_sum(const void *a, const void *b)
+{
+    const op_sum *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Per allocator (PTA: aten::, GE: cann::), its peak in operator_memory.csv
+ * (the row with the highest Allocation Total Allocated, the earliest on a
+ * tie) and the blocks alive then (allocated at or before it, released
+ * after it or never), summed per operator. */
+static vp_table *asc_ops_table(const mem_opts *o, const asc_mem_input *in, size_t nin)
+{
+    vp_table *t = vp_table_new("operators_at_peak");
+    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Peak Allocated", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Peak ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Operator", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Blocks", VP_COL_INT, 0);
+    vp_table_add_col(t, "Size", VP_COL_BYTES, 0);
+    static const char *const comps[] = {"PTA", "GE", ""};
+    for (size_t r = 0; r < nin; r++) {
+        const vp_asc_opmem *v = in[r].ops;
+        size_t n = in[r].nops;
+        for (int c = 0; c < 3; c++) {
+            size_t peak = SIZE_MAX;
+            for (size_t i = 0; i < n; i++)
+                if (strcmp(vp_asc_opmem_component(v[i].name), comps[c]) == 0 &&
+                    v[i].total_alloc >= 0 && v[i].alloc >= 0 &&
+                    (peak == SIZE_MAX || v[i].total_alloc > v[peak].total_alloc ||
+                     (v[i].total_alloc == v[peak].total_alloc && v[i].alloc < v[peak].alloc)))
+                    peak = i;
+            if (peak == SIZE_MAX)
+                continue;
+            int64_t at = v[peak].alloc;
+            op_sum *sums = vp_calloc(n, sizeof *sums);
+            size_t ns = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (strcmp(vp_asc_opmem_component(v[i].name), comps[c]) != 0 || v[i].size <= 0)
+                    continue;
+                if (!((v[i].alloc < 0 || v[i].alloc <= at) && (v[i].release < 0 || v[i].release > at)))
+                    continue;
+                size_t j = 0;
+                while (j < ns && strcmp(sums[j].name, v[i].name) != 0)
+                    j++;
+                if (j == ns)
+                    sums[ns++] = (op_sum){v[i].name, 0, 0};
+                sums[j].bytes += v[i].size;
+                sums[j].blocks++;
+            }
+            if (ns)
+                qsort(sums, ns, sizeof *sums, cmp_op_sum);
+            size_t shown = o->top == 0 || (size_t)o->top > ns ? ns : (size_t)o->top;
+            for (size_t j = 0; j < shown; j++) {
+                size_t row = vp_table_add_row(t);
+                vp_table_set_int(t, row, 0, in[r].rank);
+                vp_table_set_text(t, row, 1, comps[c][0] ? comps[c] : "other");
+                vp_table_set_int(t, row, 2, v[peak].total_alloc);
+                vp_table_set_int(t, row, 3, at);
+                vp_table_set_text(t, row, 4, sums[j].name);
+                vp_table_set_int(t, row, 5, sums[j].blocks);
+                vp_table_set_int(t, row, 6, sums[j].bytes);
+            }
+            free(sums);
+        }
+    }
+    vp_table_add_note(t, "operator_memory.csv: each allocator's peak is its row with the highest "
+                         "Allocation Total Allocated; the blocks alive then (allocated by then, "
+                         "released after), summed per operator; aten:: = PTA, cann:: = GE");
+    if (vp_table_rows(t) == 0)
+        vp_table_add_note(t, "no operator_memory.csv rows with allocation totals");
+    return t;
+}
+
+static vp_table *asc_timeline_table(const asc_mem_input *in, size_t nin)
+{
+    vp_table *t = vp_table_new("timeline");
+    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Device", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Allocated", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Reserved", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Active", VP_COL_BYTES, 0);
+    for (size_t r = 0; r < nin; r++)
+        for (size_t i = 0; i < in[r].rec.n; i++) {
+            const vp_asc_mem_series *s = &in[r].rec.s[i];
+            for (size_t k = 0; k < s->n; k++) {
+                size_t row = vp_table_add_row(t);
+                vp_table_set_int(t, row, 0, in[r].rank);
+                vp_table_set_text(t, row, 1, s->device);
+                vp_table_set_text(t, row, 2, s->component);
+                vp_table_set_int(t, row, 3, s->p[k].ts);
+                put_bytes(t, row, 4, s->p[k].allocated);
+                put_bytes(t, row, 5, s->p[k].reserved);
+                put_bytes(t, row, 6, s->p[k].active);
+            }
+        }
+    return t;
+}
+
+/* A directory (every rank's memory files) or one of the files. */
+static int report_ascend(const mem_opts *o, const char *path, int is_dir, vp_asc_file kind)
+{
+    asc_mem_input *in = NULL;
+    size_t nin = 0;
+    int rc = VP_EXIT_OK;
+    if (is_dir) {
+        vp_error err = {0};
+        vp_asc_run run;
+        if (vp_asc_scan(path, &run, &err) != 0) {
+            vp_error_print(&err);
+            return VP_EXIT_INPUT;
+        }
+        in = vp_calloc(run.n + 1, sizeof *in);
+        for (size_t i = 0; i < run.n && rc == VP_EXIT_OK; i++) {
+            vp_asc_rank *r = &run.ranks[i];
+            in[nin].rank = r->rank;
+            if (!r->files[VP_ASC_MEMORY_RECORD] && !r->files[VP_ASC_OPERATOR_MEMORY] &&
+                !r->files[VP_ASC_MODULE_MEM]) {
+                fprintf(stderr, "vprof: %s: no memory_record.csv, operator_memory.csv or "
+                                "npu_module_mem.csv (profile with profile_memory=True)\n",
+                        r->dir);
+                rc = VP_EXIT_INPUT;
+                break;
+            }
+            static const vp_asc_file kinds[] = {VP_ASC_MEMORY_RECORD, VP_ASC_OPERATOR_MEMORY,
+                                                VP_ASC_MODULE_MEM};
+            for (int k = 0; k < 3 && rc == VP_EXIT_OK; k++)
+                if (r->files[kinds[k]])
+                    rc = read_asc_mem(&in[nin], kinds[k], r->files[kinds[k]]);
+            nin++;
+        }
+        if (run.n == 0 && rc == VP_EXIT_OK) {
+            fprintf(stderr, "vprof: %s: no rank directory with memory files\n", path);
+            rc = VP_EXIT_INPUT;
+        }
+        vp_asc_run_free(&run);
+    } else {
+        in = vp_calloc(2, sizeof *in);
+        in[0].rank = 0;
+        nin = 1;
+        rc = read_asc_mem(&in[0], kind, path);
+    }
+    in[nin].rank = -1;   /* the end, for the plot */
+    if (rc == VP_EXIT_OK && o->plot) {
+        int any = 0;
+        for (size_t r = 0; r < nin; r++)
+            any |= in[r].has_rec;
+        if (!any) {
+            fprintf(stderr, "vprof: memory: --plot needs memory_record.csv\n");
+            rc = VP_EXIT_INPUT;
+        } else {
+            rc = write_plot(o->plot, path, draw_ascend, in);
+        }
+    }
+    vp_table *tables[3];
+    size_t nt = 0;
+    int has_rec = 0, has_mod = 0, has_ops = 0;
+    for (size_t r = 0; r < nin; r++) {
+        has_rec |= in[r].has_rec;
+        has_mod |= in[r].has_mod;
+        has_ops |= in[r].has_ops;
+    }
+    if (rc == VP_EXIT_OK && o->timeline) {
+        tables[nt++] = asc_timeline_table(in, nin);
+    } else if (rc == VP_EXIT_OK) {
+        if (has_rec)
+            tables[nt++] = asc_record_table(in, nin, "npu_memory");
+        if (has_ops)
+            tables[nt++] = asc_ops_table(o, in, nin);
+        if (has_mod)
+            tables[nt++] = asc_record_table(in, nin, "npu_module_mem");
+    }
+    if (rc == VP_EXIT_OK)
+        rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/1");
+    for (size_t i = 0; i < nt; i++)
+        vp_table_free(tables[i]);
+    for (size_t r = 0; r < nin; r++) {
+        vp_asc_mem_free(&in[r].rec);
+        vp_asc_mem_free(&in[r].mod);
+        vp_asc_opmem_free(in[r].ops, in[r].nops);
+    }
+    free(in);
+    return rc;
+}
+
 /* ---- export_memory_timeline output ---- */
 
 static int draw_timeline(FILE *out, const void *what, const char *title)
@@ -852,6 +1192,15 @@ int cmd_memory(int argc, char **argv)
 
     vp_error err = {0};
     char *spooled = NULL;
+    asc_arg aa = asc_arg_of(path);
+    if (aa.is_dir || aa.kind == VP_ASC_MEMORY_RECORD || aa.kind == VP_ASC_OPERATOR_MEMORY ||
+        aa.kind == VP_ASC_MODULE_MEM) {
+        if (o.by_site || o.stack_depth != 1 || o.all_frames || o.leaks)
+            return vp_usage_error("memory", "--by site, --stack, --all-frames and --leaks need a "
+                                            "snapshot: %s is an Ascend profile, which has no stacks",
+                                  path);
+        return report_ascend(&o, path, aa.is_dir, aa.kind);
+    }
     if (strcmp(path, "-") == 0) {
         if (!(spooled = spool_stdin(&err))) {
             vp_error_print(&err);

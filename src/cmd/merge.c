@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "cmd/cli.h"
+#include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/rank.h"
 #include "vprof/sink.h"
@@ -42,7 +43,9 @@ const char cmd_merge_usage[] =
     "its own processes (pids R*1000+n, named \"rank R: <name>\", sorted by rank), flow\n"
     "and async ids are made unique per rank, every event keeps its fields. The rank of\n"
     "a file is distributedInfo.rank, else the file name (rank3, rank-3, rank_3), else\n"
-    "its position; TRACE@RANK says it explicitly.\n"
+    "its position; TRACE@RANK says it explicitly. An Ascend directory (a *_ascend_pt,\n"
+    "a folder of them, a PROF_*) stands for each rank's trace_view.json, with the rank\n"
+    "its profiler_info names (docs/ascend.md).\n"
     "\n"
     "  -o, --output FILE  the merged trace (required; - for standard output); gzip\n"
     "                     when FILE ends in .gz. Written under a temporary name and\n"
@@ -1358,10 +1361,45 @@ int cmd_merge(int argc, char **argv)
         vp_usage_error("merge", "no trace given");
         goto out;
     }
-    m.nin = (size_t)(argc - optind);
-    m.in = vp_calloc(m.nin, sizeof *m.in);
-    for (size_t i = 0; i < m.nin; i++)
-        parse_input(&m.in[i], argv[optind + (int)i]);
+    /* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*)
+     * stands for the trace of each of its ranks, with the rank its
+     * profiler_info names. */
+    for (int i = optind; i < argc; i++) {
+        if (!vp_asc_is_dir(argv[i])) {
+            m.in = vp_realloc(m.in, (m.nin + 1) * sizeof *m.in);
+            memset(&m.in[m.nin], 0, sizeof *m.in);
+            parse_input(&m.in[m.nin++], argv[i]);
+            continue;
+        }
+        vp_asc_run run;
+        if (vp_asc_scan(argv[i], &run, &m.err) != 0) {
+            vp_error_print(&m.err);
+            status = VP_EXIT_INPUT;
+            goto out;
+        }
+        for (size_t k = 0; k < run.n; k++) {
+            if (!vp_asc_need(&run.ranks[k], VP_ASC_TRACE, VP_ASC_UNKNOWN, &m.err)) {
+                vp_error_print(&m.err);
+                vp_asc_run_free(&run);
+                status = VP_EXIT_INPUT;
+                goto out;
+            }
+            m.in = vp_realloc(m.in, (m.nin + 1) * sizeof *m.in);
+            input *in = &m.in[m.nin++];
+            memset(in, 0, sizeof *in);
+            in->path = vp_strdup(run.ranks[k].files[VP_ASC_TRACE]);
+            in->arg = in->path;
+            in->rank = run.ranks[k].rank;
+            in->rank_explicit = 1;
+        }
+        if (run.n == 0) {
+            fprintf(stderr, "vprof: %s: no rank directory with a trace_view.json\n", argv[i]);
+            vp_asc_run_free(&run);
+            status = VP_EXIT_INPUT;
+            goto out;
+        }
+        vp_asc_run_free(&run);
+    }
     m.pid_map = vp_strmap_new();
     if (run(&m) != 0) {
         vp_sink_abort(m.sink);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/rank.h"
@@ -24,6 +26,13 @@ const char cmd_steps_usage[] =
     "idle, its CPU phases (data loading, forward, backward, optimizer) and kernel\n"
     "counts; then mean, median, min and max over the steps. TRACE is a Chrome/Kineto\n"
     "trace, plain or gzip, or - for standard input; several files are ranks.\n"
+    "\n"
+    "Ascend profiles (docs/ascend.md): a *_ascend_pt directory, a folder of them, a\n"
+    "PROF_* directory or cluster_analysis_output, or step_trace_time.csv itself: the\n"
+    "step_trace_time table (Computing, Communication(Not Overlapped), Overlapped,\n"
+    "Communication, Free, Stage, Bubble, ... with msprof-analyze's definitions) per\n"
+    "rank and step, computed from trace_view.json or read from the CSV, and stage\n"
+    "rows holding the maximum over the ranks.\n"
     "\n"
     "  --steps A:B        keep the steps ProfilerStep#A .. before #B (Python slice;\n"
     "                     ':-1' drops the last step as HTA does)\n"
@@ -95,7 +104,11 @@ typedef struct stepsc {
     idle_row *irows;
     size_t nirows, cap_irows;
     temporal_row *trows;
-    size_t ntrows;
+    size_t ntrows, cap_trows;
+    /* Ascend */
+    long rank_override;
+    vp_stt stt;
+    const char *stt_source;
     int no_steps_files;
     uint64_t outside, empty_steps;
 } stepsc;
@@ -362,9 +375,22 @@ static int read_file(stepsc *s, const char *path, size_t file)
                 vp_steps_number(w.steps, 0), vp_steps_number(w.steps, nsteps - 1));
     vp_rank_source rs;
     long rank = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    if (s->rank_override >= 0)
+        rank = s->rank_override;
+    if (!s->idle && (vp_npu_tracks_seen(w.npu) || w.nslices)) {
+        int slices = vp_stt_from_work(&w, rank, s->has_range, &s->stt);
+        s->stt_source = slices ? "from trace_view.json's Overlap Analysis slices (torch_npu's "
+                                 "step_trace_time)"
+                               : "from the device tasks and HCCL operations of the trace "
+                                 "(msprof's overlap definitions)";
+    }
     if (s->idle) {
         vp_gpu_sets sets;
         vp_gpu_sets_init(&sets);
+        if (s->ntrows == s->cap_trows) {
+            s->cap_trows = s->cap_trows ? s->cap_trows * 2 : 8;
+            s->trows = vp_realloc(s->trows, s->cap_trows * sizeof *s->trows);
+        }
         temporal_row *tr = &s->trows[s->ntrows++];
         tr->rank = rank;
         vp_gpu_measure(&sets, w.ev, NULL, w.n, &tr->t);
@@ -589,8 +615,68 @@ static vp_table *idle_table(stepsc *s)
     return t;
 }
 
+/* An Ascend directory: per rank its trace, else its step_trace_time.csv;
+ * msprof-analyze's cluster_step_trace_time.csv when no rank is there. */
+static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind, long position)
+{
+    vp_error err = {0};
+    if (!is_dir) {
+        if (kind != VP_ASC_STEP_TRACE) {
+            fprintf(stderr, "vprof: %s: a %s has no steps (steps reads traces and "
+                            "step_trace_time.csv)\n",
+                    path, vp_asc_file_name(kind));
+            return VP_EXIT_INPUT;
+        }
+        if (vp_stt_read(path, position, &s->stt, &err) != 0) {
+            vp_error_print(&err);
+            return VP_EXIT_INPUT;
+        }
+        if (!s->stt_source)
+            s->stt_source = "read from step_trace_time.csv";
+        return VP_EXIT_OK;
+    }
+    vp_asc_run run;
+    if (vp_asc_scan(path, &run, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    int status = VP_EXIT_OK;
+    for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
+        vp_asc_rank *r = &run.ranks[i];
+        const char *f = vp_asc_need(r, VP_ASC_TRACE, VP_ASC_STEP_TRACE, &err);
+        if (!f) {
+            vp_error_print(&err);
+            status = VP_EXIT_INPUT;
+        } else if (f == r->files[VP_ASC_TRACE]) {
+            s->rank_override = r->rank;
+            status = read_file(s, f, s->nfiles++);
+            s->rank_override = -1;
+        } else if (vp_stt_read(f, r->rank, &s->stt, &err) != 0) {
+            vp_error_print(&err);
+            status = VP_EXIT_INPUT;
+        } else if (!s->stt_source) {
+            s->stt_source = "read from step_trace_time.csv";
+        }
+    }
+    if (status == VP_EXIT_OK && run.n == 0) {
+        const char *f = run.cluster.files[VP_ASC_STEP_TRACE];
+        if (!f) {
+            fprintf(stderr, "vprof: %s: no cluster_step_trace_time.csv\n", path);
+            status = VP_EXIT_INPUT;
+        } else if (vp_stt_read(f, -1, &s->stt, &err) != 0) {
+            vp_error_print(&err);
+            status = VP_EXIT_INPUT;
+        } else {
+            s->stt_source = "read from cluster_step_trace_time.csv";
+        }
+    }
+    vp_asc_run_free(&run);
+    return status;
+}
+
 static void steps_free(stepsc *s)
 {
+    vp_stt_free(&s->stt);
     free(s->rows);
     free(s->irows);
     free(s->trows);
@@ -656,15 +742,23 @@ int cmd_steps(int argc, char **argv)
         vp_usage_error("steps", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    s.nfiles = (size_t)(argc - optind);
-    s.trows = vp_calloc(s.nfiles, sizeof *s.trows);
-    for (size_t i = 0; i < s.nfiles; i++) {
-        status = read_file(&s, argv[optind + (int)i], i);
+    s.rank_override = -1;
+    for (int i = optind; i < argc; i++) {
+        asc_arg a = asc_arg_of(argv[i]);
+        if (a.is_dir || a.kind != VP_ASC_TRACE)
+            status = read_ascend(&s, argv[i], a.is_dir, a.kind, (long)(i - optind));
+        else
+            status = read_file(&s, argv[i], s.nfiles++);
         if (status != VP_EXIT_OK)
             goto out;
     }
-    vp_table *tables[2];
-    if (s.idle) {
+    vp_table *tables[3];
+    size_t nt = 2;
+    if (s.nfiles == 0) {
+        /* Only step_trace_time.csv files: their table alone. */
+        tables[0] = asc_stt_table(&s.stt, 1, s.stt_source);
+        nt = 1;
+    } else if (s.idle) {
         tables[0] = temporal_table(&s);
         tables[1] = idle_table(&s);
     } else {
@@ -673,10 +767,12 @@ int cmd_steps(int argc, char **argv)
             merge_ranks(&s);
         tables[0] = steps_table(&s, rank_col);
         tables[1] = summary_table(&s);
+        if (s.stt_source)
+            tables[nt++] = asc_stt_table(&s.stt, 1, s.stt_source);
     }
-    status = vp_emit_tables(&s.common, tables, 2, "vprof.steps/1");
-    vp_table_free(tables[0]);
-    vp_table_free(tables[1]);
+    status = vp_emit_tables(&s.common, tables, nt, "vprof.steps/1");
+    for (size_t i = 0; i < nt; i++)
+        vp_table_free(tables[i]);
 out:
     steps_free(&s);
     return status;

@@ -392,7 +392,7 @@ expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: .: is a directory, not a trace file
+vprof: .: is a directory, not a trace file, and holds no Ascend profile (a *_ascend_pt directory with ASCEND_PROFILER_OUTPUT/, a folder of them, a PROF_* directory, or msprof-analyze's cluster_analysis_output)
 END
 
 case_ 'a top-level value that is not JSON is ignored alone, with a warning'
@@ -449,7 +449,7 @@ expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: kernels: --by: unknown grouping 'colour' (name, class, stream, rank, device)
+vprof: kernels: --by: unknown grouping 'colour' (name, class, stream, rank, device, type, core)
 Try 'vprof help kernels'.
 END
 

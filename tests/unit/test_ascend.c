@@ -1,0 +1,214 @@
+/* The Ascend readers: CSV rules, file kinds, step_trace_time stages, the
+ * large-packet rule, task classes and HCCL operation names. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "vprof/ascend.h"
+#include "vprof/classify.h"
+#include "vprof/collective.h"
+#include "vprof/csv.h"
+
+static char tmpdir[] = "/tmp/vprof-test-ascend-XXXXXX";
+
+static char *write_tmp(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    /* A BOM, CRLF, doubled quotes, commas and a line break inside quotes,
+     * a short row, a trailing TAB inside a quoted number. */
+    const char *p = write_tmp("q.csv", "\xEF\xBB\xBF"
+                                       "Name,Input Shapes,Start Time(us),Call Stack\r\n"
+                                       "Slice,\"\"\"2,8193;2;2\"\"\",\"1736413971558972.912\t\",\"a.py:1\r\nb.py:2\"\r\n"
+                                       "\r\n"
+                                       "Short,x\n");
+    vp_error err = {0};
+    vp_csv *c = vp_csv_open(p, &err);
+    assert_non_null(c);
+    assert_int_equal(vp_csv_ncols(c), 4);
+    const char *names[] = {"Start Time(us)", NULL};
+    int ts = vp_csv_col(c, names);
+    assert_int_equal(ts, 2);
+    assert_int_equal(vp_csv_next(c, &err), 1);
+    assert_string_equal(vp_csv_str(c, 0), "Slice");
+    assert_string_equal(vp_csv_str(c, 1), "\"2,8193;2;2\"");
+    assert_string_equal(vp_csv_str(c, 3), "a.py:1\r\nb.py:2");
+    int64_t ns;
+    assert_int_equal(vp_csv_us(vp_csv_field(c, ts), &ns), 0);
+    assert_true(ns == 1736413971558972912LL);
+    assert_int_equal(vp_csv_next(c, &err), 1);
+    assert_int_equal(vp_csv_line(c), 5);   /* the quoted line break counts */
+    assert_string_equal(vp_csv_str(c, 0), "Short");
+    assert_string_equal(vp_csv_str(c, 3), "");   /* absent field */
+    assert_int_equal(vp_csv_next(c, &err), 0);
+    vp_csv_close(c);
+}
+
+static void test_csv_missing(void **state)
+{
+    (void)state;
+    double d;
+    int64_t v;
+    assert_int_equal(vp_csv_num((vp_span){"N/A", 3}, &d), 1);
+    assert_int_equal(vp_csv_num((vp_span){"", 0}, &d), 1);
+    assert_int_equal(vp_csv_num((vp_span){" 4e-06\t", 7}, &d), 0);
+    assert_true(d == 4e-06);
+    assert_int_equal(vp_csv_int((vp_span){"abc", 3}, &v), -1);
+    assert_int_equal(vp_csv_us((vp_span){"1724670453385978.290\t", 21}, &v), 0);
+    assert_true(v == 1724670453385978290LL);
+}
+
+static void test_csv_open_quote(void **state)
+{
+    (void)state;
+    const char *p = write_tmp("o.csv", "a,b\n1,\"x\n");
+    vp_error err = {0};
+    vp_csv *c = vp_csv_open(p, &err);
+    assert_non_null(c);
+    assert_int_equal(vp_csv_next(c, &err), -1);
+    assert_non_null(strstr(err.msg, "line 2: a quoted field is not closed"));
+    vp_csv_close(c);
+    vp_error e2 = {0};
+    assert_null(vp_csv_open(write_tmp("e.csv", ""), &e2));
+    assert_int_equal(e2.status, VP_EXIT_INPUT);
+}
+
+static void test_sniff(void **state)
+{
+    (void)state;
+    assert_int_equal(vp_asc_sniff(write_tmp("k", "Step Id,Model ID,Name,Type,Accelerator Core,Duration(us)\n")),
+                     VP_ASC_KERNELS);
+    assert_int_equal(vp_asc_sniff(write_tmp("s", "Op Name,OP Type,Task Type,Task Duration(us)\n")),
+                     VP_ASC_KERNELS);
+    assert_int_equal(vp_asc_sniff(write_tmp("t", "Step,Computing,Communication(Not Overlapped)\n")),
+                     VP_ASC_STEP_TRACE);
+    assert_int_equal(vp_asc_sniff(write_tmp("m", "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB)\n")),
+                     VP_ASC_MEMORY_RECORD);
+    assert_int_equal(vp_asc_sniff(write_tmp("n", "Component,Timestamp(us),Total Reserved(MB),Device\r\n")),
+                     VP_ASC_MODULE_MEM);
+    assert_int_equal(vp_asc_sniff(write_tmp("o", "Name,Size(KB),Allocation Time(us),Release Time(us)\n")),
+                     VP_ASC_OPERATOR_MEMORY);
+    assert_int_equal(vp_asc_sniff(write_tmp("c", "{\"step2\": {\"p2p\": {\"x@1\": {\"Communication Time Info\": {}}}}}")),
+                     VP_ASC_COMM);
+    assert_int_equal(vp_asc_sniff(write_tmp("x", "{\"step2\": {\"p2p\": {\"x@1\": {\"0-1\": {\"Transport Type\": \"RDMA\"}}}}}")),
+                     VP_ASC_MATRIX);
+    assert_int_equal(vp_asc_sniff(write_tmp("j", "[{\"ph\": \"X\"}]")), VP_ASC_TRACE);
+    assert_int_equal(vp_asc_sniff(write_tmp("u", "hello\n")), VP_ASC_UNKNOWN);
+}
+
+static void test_stage(void **state)
+{
+    (void)state;
+    long r[8];
+    assert_int_equal(vp_stt_parse_index("(0, 1, 2, 3)", r, 8), 4);
+    assert_int_equal(r[3], 3);
+    assert_int_equal(vp_stt_parse_index("7", r, 8), -1);
+    vp_stt s = {0};
+    for (int k = 0; k < 3; k++) {
+        vp_stt_row *x = vp_stt_add(&s);
+        x->step = 2;
+        x->rank = k;
+        x->v[VP_STT_COMPUTING] = 10 + k;
+        x->v[VP_STT_FREE] = 30 - k;
+        x->have = (1u << VP_STT_COMPUTING) | (1u << VP_STT_FREE);
+    }
+    vp_stt_row m;
+    long two[] = {0, 1};
+    assert_int_equal(vp_stt_stage(&s, 2, two, 2, &m), 1);
+    assert_int_equal(m.v[VP_STT_COMPUTING], 11);
+    assert_int_equal(m.v[VP_STT_FREE], 30);
+    assert_int_equal(vp_stt_stage(&s, 2, NULL, 0, &m), 1);
+    assert_int_equal(m.v[VP_STT_COMPUTING], 12);
+    assert_int_equal(vp_stt_stage(&s, 3, NULL, 0, &m), 0);
+    vp_stt_free(&s);
+}
+
+static void test_large_packets(void **state)
+{
+    (void)state;
+    double sizes[] = {65.536, 4e-06, 0.0008};
+    int64_t counts[] = {2, 3, 1};
+    assert_true(vp_hccl_large_ratio(VP_HCCL_RDMA, sizes, counts, 3) == 2.0 / 6.0);
+    /* 65.536 MB is large on HCCS too (> 32 MB); 20.97152 is not. */
+    assert_true(vp_hccl_large_ratio(VP_HCCL_HCCS, sizes, counts, 3) == 2.0 / 6.0);
+    double s2[] = {20.97152};
+    int64_t c2[] = {63};
+    assert_true(vp_hccl_large_ratio(VP_HCCL_HCCS, s2, c2, 1) == 0.0);
+    assert_true(vp_hccl_large_ratio(VP_HCCL_RDMA, s2, c2, 1) == 1.0);
+}
+
+static void test_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(vp_npu_classify("HCCL", 4, "hcom_allReduce__483_2", 21), VP_CLASS_COMM);
+    assert_int_equal(vp_npu_classify("AI_CORE", 7, "MatMul", 6), VP_CLASS_COMPUTE);
+    assert_int_equal(vp_npu_classify("DSA_SQE", 7, "DropOutGenMask", 14), VP_CLASS_COMPUTE);
+    assert_int_equal(vp_npu_classify("SDMA_SQE", 8, "MemcpyAsync", 11), VP_CLASS_MEMORY);
+    assert_int_equal(vp_npu_classify("EVENT_WAIT_SQE", 14, "x", 1), VP_CLASS_SYNC);
+    assert_int_equal(vp_npu_classify(NULL, 0, "hcom_send__822_0", 16), VP_CLASS_COMM);
+    assert_int_equal(vp_npu_classify("Other", 5, "aclnnAdd", 8), VP_CLASS_COMPUTE);
+    assert_int_equal(vp_coll_from_kernel("hcom_allReduce__483_2", 21), VP_COLL_ALLREDUCE);
+    assert_int_equal(vp_coll_from_kernel("hcom_reduceScatter__483_4", 25), VP_COLL_REDUCESCATTER);
+    assert_int_equal(vp_coll_from_kernel("hcom_receive__822_0", 19), VP_COLL_RECV);
+    assert_int_equal(vp_coll_from_kernel("hcom_broadcast__483_0", 21), VP_COLL_BROADCAST);
+}
+
+static void test_scan_data(void **state)
+{
+    (void)state;
+    const char *data = getenv("VPROF_TEST_DATA");
+    if (!data)
+        skip();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ascend/msinsight_gpt3_rank0_ascend_pt", data);
+    vp_asc_run run;
+    vp_error err = {0};
+    assert_int_equal(vp_asc_scan(path, &run, &err), 0);
+    assert_int_equal(run.n, 1);
+    assert_int_equal(run.ranks[0].rank, 0);
+    assert_string_equal(run.ranks[0].rank_from, "profiler_info");
+    assert_non_null(run.ranks[0].files[VP_ASC_KERNELS]);
+    assert_non_null(run.ranks[0].files[VP_ASC_MODULE_MEM]);
+    assert_null(run.ranks[0].files[VP_ASC_TRACE]);
+    vp_asc_run_free(&run);
+    snprintf(path, sizeof path, "%s/ascend/run2", data);
+    assert_int_equal(vp_asc_scan(path, &run, &err), 0);
+    assert_int_equal(run.n, 2);
+    assert_int_equal(run.ranks[1].rank, 1);
+    assert_non_null(run.ranks[1].files[VP_ASC_TRACE]);
+    vp_asc_run_free(&run);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_quoting),  cmocka_unit_test(test_csv_missing),
+        cmocka_unit_test(test_csv_open_quote), cmocka_unit_test(test_sniff),
+        cmocka_unit_test(test_stage),        cmocka_unit_test(test_large_packets),
+        cmocka_unit_test(test_classes),      cmocka_unit_test(test_scan_data),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
