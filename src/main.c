@@ -123,5 +123,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "vprof: '%s' is not a vprof command. See 'vprof help'.\n", name);
         return VP_EXIT_USAGE;
     }
+    /* getopt names argv[0] in its messages: make them read like ours. */
+    char label[64];
+    snprintf(label, sizeof label, "vprof: %s", c->name);
+    argv[1] = label;
     return c->fn(argc - 1, argv + 1);
 }

@@ -303,7 +303,7 @@ expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-comm: unrecognized option '--frobnicate'
+vprof: comm: unrecognized option '--frobnicate'
 Try 'vprof help comm'.
 END
 
