@@ -22,6 +22,8 @@ const vp_cmd vp_commands[] = {
     {"diff", cmd_diff, "what changed between two runs, per kernel and metric; --fail-if gates",
      cmd_diff_usage},
     {"check", cmd_check, "CI gates on one run: --expect, --fail-if, --baseline", cmd_check_usage},
+    {"record", cmd_record, "capture a trace of any CUDA program (CUPTI), or run msprof on Ascend",
+     cmd_record_usage},
     {"merge", cmd_merge, "one timeline for all ranks: merge per-rank traces for Perfetto", cmd_merge_usage},
     {"mfu", cmd_mfu, "model FLOPs utilization: parameters, FLOPs per token, TFLOP/s, MFU", cmd_mfu_usage},
     {"comm", cmd_comm, "communication vs computation: overlap, exposed comm, bus bandwidth, stragglers",

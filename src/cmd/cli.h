@@ -33,6 +33,8 @@ int cmd_merge(int argc, char **argv);
 extern const char cmd_merge_usage[];
 int cmd_mfu(int argc, char **argv);
 extern const char cmd_mfu_usage[];
+int cmd_record(int argc, char **argv);
+extern const char cmd_record_usage[];
 int cmd_summary(int argc, char **argv);
 extern const char cmd_summary_usage[];
 int cmd_diff(int argc, char **argv);

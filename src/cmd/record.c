@@ -1,0 +1,713 @@
+/* vprof record: run a command with the CUPTI shim injected (or under
+ * Ascend's msprof), forward signals to it, return its exit status, and say
+ * which traces it wrote. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "vprof/capture.h"
+#include "vprof/msprof.h"
+#include "vprof/util.h"
+
+#ifndef VPROF_HAVE_CUPTI
+#define VPROF_HAVE_CUPTI 0
+#endif
+#ifndef VPROF_BUILD_DIR
+#define VPROF_BUILD_DIR ""
+#endif
+#ifndef VPROF_INSTALL_LIBDIR
+#define VPROF_INSTALL_LIBDIR ""
+#endif
+
+#define SHIM_NAME "libvprof-cupti.so"
+
+const char cmd_record_usage[] =
+    "usage: vprof record [options] [--] COMMAND [ARG...]\n"
+    "       vprof record --print-env [options]\n"
+    "\n"
+    "Runs COMMAND and records a Kineto-compatible trace of every CUDA process it\n"
+    "starts, with no change to the program: the CUDA driver loads libvprof-cupti.so\n"
+    "(CUDA_INJECTION64_PATH), which writes DIR/vprof_rank<R>_<pid>.pt.trace.json.gz\n"
+    "when the process exits (or gets SIGINT/SIGTERM). Signals are forwarded; the\n"
+    "exit status is COMMAND's. With --backend ascend, runs COMMAND under msprof.\n"
+    "\n"
+    "  -o, --output DIR        where the traces go (default .; created)\n"
+    "      --capture-range R   all (default), cudaProfilerApi (between cudaProfilerStart\n"
+    "                          and cudaProfilerStop), nvtx:NAME (inside NVTX ranges NAME)\n"
+    "      --delay S           start recording S seconds after CUDA starts\n"
+    "      --duration S        stop S seconds after recording started\n"
+    "      --ranks LIST        only these ranks record (RANK, OMPI_COMM_WORLD_RANK,\n"
+    "                          PMI_RANK or SLURM_PROCID), e.g. 0,3 or 0-7\n"
+    "      --kinds LIST        kernel,memcpy,memset,sync,runtime,driver,overhead (the\n"
+    "                          default), nvtx; or all\n"
+    "      --nvtx              also record NVTX ranges (user_annotation slices)\n"
+    "      --buffer-size SIZE  bytes per CUPTI buffer (default 4M)\n"
+    "      --buffer-pool SIZE  bytes of buffers at most (default 64M): beyond, records\n"
+    "                          are dropped and counted, never the workload slowed\n"
+    "      --no-gzip           write .json instead of .json.gz\n"
+    "      --summary           print `vprof kernels` of the traces written\n"
+    "      --print-env         print the variables to set (NAME=VALUE lines) and exit,\n"
+    "                          for launchers: env $(vprof record --print-env) torchrun ...\n"
+    "      --dry-run           print what would run, run nothing\n"
+    "      --backend B         cupti (default) or ascend\n"
+    "  -q, --quiet             only errors on standard error\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "Ascend (--backend ascend; msprof from the CANN toolkit):\n"
+    "      --level N           0 task timing, 1 + AscendCL, 2 + runtime API and AI CPU\n"
+    "      --aic-metrics M     AI Core metrics: PipeUtilization, ArithmeticUtilization,\n"
+    "                          Memory, MemoryL0, MemoryUB, ResourceConflictRatio,\n"
+    "                          L2Cache, MemoryAccess\n"
+    "      --task-time V       on, off, l0 or l1 (overrides the level's)\n"
+    "      --cpu               device and host CPU sampling\n"
+    "      --memory            device HBM/DDR and host memory sampling\n"
+    "      --msprof-arg ARG    pass ARG to msprof (repeatable)\n"
+    "\n"
+    "The shim is found beside vprof, in ../lib, or in the build directory;\n"
+    "VPROF_CUPTI_LIB overrides. Layout of the trace and limits: docs/record.md.\n"
+    "\n"
+    "Examples:\n"
+    "  vprof record -- python train.py --steps 20\n"
+    "  vprof record -o prof/ --capture-range cudaProfilerApi -- ./my_cuda_app\n"
+    "  env $(vprof record --print-env -o prof) torchrun --nproc-per-node 8 train.py\n"
+    "  vprof record --backend ascend -o prof/ -- python train_npu.py\n";
+
+enum {
+    OPT_CAPTURE_RANGE = VP_OPT_FIRST_CMD,
+    OPT_DELAY,
+    OPT_DURATION,
+    OPT_RANKS,
+    OPT_KINDS,
+    OPT_NVTX,
+    OPT_BUFFER_SIZE,
+    OPT_BUFFER_POOL,
+    OPT_NO_GZIP,
+    OPT_SUMMARY,
+    OPT_PRINT_ENV,
+    OPT_DRY_RUN,
+    OPT_BACKEND,
+    OPT_LEVEL,
+    OPT_AIC_METRICS,
+    OPT_TASK_TIME,
+    OPT_CPU,
+    OPT_MEMORY,
+    OPT_MSPROF_ARG,
+};
+
+typedef struct record {
+    vp_cap_config cfg;
+    int ascend;
+    int summary, print_env, dry_run;
+    vp_msprof_opts ms;
+    vp_argv msprof_args;
+} record;
+
+/* ---- the child and its signals ---- */
+
+static volatile pid_t child_pid;
+
+/* Forwards a signal to the command, except one the terminal sent: the
+ * command is in our process group and got that one already. */
+static void forward(int sig, siginfo_t *info, void *uctx)
+{
+    (void)uctx;
+    if (info && info->si_code == SI_KERNEL)
+        return;
+    if (child_pid > 0)
+        kill(child_pid, sig);
+}
+
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+/* Runs argv with the extra NAME=VALUE lines of env set; returns its
+ * wait status, or -1 when it could not be started. */
+static int run_child(char *const *argv, const char *env, const char *what)
+{
+    struct sigaction old[NFORWARDED], sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    /* Blocked until child_pid is set: a signal that comes between the
+     * fork and then is held, not lost. */
+    sigset_t block, prev;
+    sigemptyset(&block);
+    for (size_t i = 0; i < NFORWARDED; i++) {
+        sigaction(forwarded[i], &sa, &old[i]);
+        sigaddset(&block, forwarded[i]);
+    }
+    sigprocmask(SIG_BLOCK, &block, &prev);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "vprof: record: cannot fork: %s\n", strerror(errno));
+        for (size_t i = 0; i < NFORWARDED; i++)
+            sigaction(forwarded[i], &old[i], NULL);
+        sigprocmask(SIG_SETMASK, &prev, NULL);
+        return -1;
+    }
+    if (pid == 0) {
+        for (size_t i = 0; i < NFORWARDED; i++)
+            sigaction(forwarded[i], &old[i], NULL);
+        sigprocmask(SIG_SETMASK, &prev, NULL);
+        for (const char *p = env; p && *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            char *line = vp_strndup(p, n);
+            char *eq = strchr(line, '=');
+            if (eq) {
+                *eq = 0;
+                setenv(line, eq + 1, 1);
+            }
+            free(line);
+            p += n + (nl ? 1 : 0);
+        }
+        execvp(argv[0], argv);
+        int e = errno;
+        fprintf(stderr, "vprof: record: cannot run %s '%s': %s\n", what, argv[0], strerror(e));
+        _exit(e == ENOENT ? 127 : 126);
+    }
+    child_pid = pid;
+    sigprocmask(SIG_SETMASK, &prev, NULL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            status = -1;
+            break;
+        }
+    }
+    child_pid = 0;
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &old[i], NULL);
+    return status;
+}
+
+/* The command's exit status as ours: its code, or, when a signal killed
+ * it, death by the same signal (so a calling shell sees 128+N and an
+ * interrupted loop stops), without a core file of our own. */
+static int exit_like(int status)
+{
+    if (status < 0)
+        return 127;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        fflush(NULL);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        raise(sig);
+        return 128 + sig;  /* a signal that does not kill (SIGCHLD ...) */
+    }
+    return 1;
+}
+
+/* ---- paths ---- */
+
+static int mkdir_p(const char *dir)
+{
+    vp_buf b = {0};
+    vp_buf_append(&b, dir, strlen(dir));
+    char *p = (char *)vp_buf_cstr(&b);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            vp_buf_free(&b);
+            return -1;
+        }
+        *s = '/';
+    }
+    int r = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    vp_buf_free(&b);
+    return r;
+}
+
+/* The output directory, created, as an absolute path (children may run
+ * elsewhere: torchrun workers, srun steps). NULL after a message. */
+static char *output_dir(const char *dir, int create)
+{
+    if (create && mkdir_p(dir) != 0) {
+        fprintf(stderr, "vprof: record: cannot create %s: %s\n", dir, strerror(errno));
+        return NULL;
+    }
+    char *abs = realpath(dir, NULL);
+    if (abs)
+        return abs;
+    if (create) {
+        fprintf(stderr, "vprof: record: cannot resolve %s: %s\n", dir, strerror(errno));
+        return NULL;
+    }
+    if (dir[0] == '/')
+        return vp_strdup(dir);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return vp_strdup(dir);
+    vp_buf b = {0};
+    vp_buf_printf(&b, "%s/%s", cwd, dir);
+    return (char *)vp_buf_cstr(&b);
+}
+
+static int is_file(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* libvprof-cupti.so: VPROF_CUPTI_LIB, else beside the binary, in its
+ * ../lib (and the multiarch and lib64 variants), the build directory, the
+ * install's library directory. Malloc'ed, or NULL. */
+static char *find_shim(void)
+{
+    const char *env = getenv("VPROF_CUPTI_LIB");
+    if (env && *env)
+        return is_file(env) ? realpath(env, NULL) : NULL;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    vp_argv cands = {0};
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = 0;
+        vp_argv_pushf(&cands, "%s/" SHIM_NAME, exe);
+        vp_argv_pushf(&cands, "%s/../lib/" SHIM_NAME, exe);
+        vp_argv_pushf(&cands, "%s/../lib64/" SHIM_NAME, exe);
+#if defined(__x86_64__)
+        vp_argv_pushf(&cands, "%s/../lib/x86_64-linux-gnu/" SHIM_NAME, exe);
+#elif defined(__aarch64__)
+        vp_argv_pushf(&cands, "%s/../lib/aarch64-linux-gnu/" SHIM_NAME, exe);
+#endif
+    }
+    if (*VPROF_BUILD_DIR)
+        vp_argv_push(&cands, VPROF_BUILD_DIR "/" SHIM_NAME);
+    if (*VPROF_INSTALL_LIBDIR)
+        vp_argv_push(&cands, VPROF_INSTALL_LIBDIR "/" SHIM_NAME);
+    char *found = NULL;
+    for (size_t i = 0; i < cands.n && !found; i++)
+        if (is_file(cands.v[i]))
+            found = realpath(cands.v[i], NULL);
+    vp_argv_free(&cands);
+    return found;
+}
+
+/* The variables for the command: NAME=VALUE lines. */
+static void build_env(const record *r, const char *shim, vp_buf *out)
+{
+    vp_buf_printf(out, "CUDA_INJECTION64_PATH=%s\n", shim);
+    if (r->cfg.kinds & VP_CAP_NVTX || r->cfg.range == VP_RANGE_NVTX)
+        vp_buf_printf(out, "NVTX_INJECTION64_PATH=%s\n", shim);
+    vp_cap_config_to_env(&r->cfg, out);
+}
+
+/* NAME=VALUE lines with each value quoted for a shell when it has to be. */
+static void print_env_lines(const char *env, FILE *out)
+{
+    for (const char *p = env; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        const char *eq = memchr(p, '=', n);
+        char *value = vp_strndup(eq + 1, n - (size_t)(eq + 1 - p));
+        vp_buf q = {0};
+        vp_shell_quote(value, &q);
+        fprintf(out, "%.*s=%s\n", (int)(eq - p), p, q.data);
+        vp_buf_free(&q);
+        free(value);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+/* The traces this run wrote: vprof_rank*_*.pt.trace.json[.gz] in dir,
+ * modified since the start. */
+static void find_traces(const char *dir, const struct timespec *since, vp_argv *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    vp_argv names = {0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *nm = e->d_name;
+        size_t n = strlen(nm);
+        int json = n > 14 && strcmp(nm + n - 14, ".pt.trace.json") == 0;
+        int gz = n > 17 && strcmp(nm + n - 17, ".pt.trace.json.gz") == 0;
+        if (strncmp(nm, "vprof_rank", 10) != 0 || (!json && !gz))
+            continue;
+        vp_buf p = {0};
+        vp_buf_printf(&p, "%s/%s", dir, nm);
+        struct stat sb;
+        if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode) &&
+            (sb.st_mtim.tv_sec > since->tv_sec ||
+             (sb.st_mtim.tv_sec == since->tv_sec && sb.st_mtim.tv_nsec >= since->tv_nsec)))
+            vp_argv_push(&names, p.data);
+        vp_buf_free(&p);
+    }
+    closedir(d);
+    for (size_t i = 1; i < names.n; i++)  /* insertion sort: a handful of names */
+        for (size_t j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0; j--) {
+            char *t = names.v[j];
+            names.v[j] = names.v[j - 1];
+            names.v[j - 1] = t;
+        }
+    for (size_t i = 0; i < names.n; i++)
+        vp_argv_push(out, names.v[i]);
+    vp_argv_free(&names);
+}
+
+/* `vprof summary FILES` where it exists, `vprof kernels FILES` until then. */
+static int summarize(char *const *files, size_t n)
+{
+    const vp_cmd *c = vp_cmd_find("summary");
+    if (!c)
+        c = vp_cmd_find("kernels");
+    if (!c || n == 0)
+        return VP_EXIT_OK;
+    vp_argv a = {0};
+    vp_argv_push(&a, c->name);
+    for (size_t i = 0; i < n; i++)
+        vp_argv_push(&a, files[i]);
+    fflush(NULL);
+    optind = 0;  /* the command parses its own options afresh */
+    int rc = c->fn((int)a.n, a.v);
+    vp_argv_free(&a);
+    return rc;
+}
+
+/* ---- backends ---- */
+
+static int record_cupti(record *r, char **cmd, int ncmd)
+{
+    char *shim = find_shim();
+    if (!shim) {
+        const char *env = getenv("VPROF_CUPTI_LIB");
+        if (env && *env)
+            fprintf(stderr, "vprof: record: VPROF_CUPTI_LIB=%s is not a file\n", env);
+        else if (!VPROF_HAVE_CUPTI)
+            fprintf(stderr, "vprof: record: this vprof was built without CUDA, so without " SHIM_NAME
+                            " (rebuild where the CUDA toolkit and CUPTI are installed, or set "
+                            "VPROF_CUPTI_LIB)\n");
+        else
+            fprintf(stderr, "vprof: record: " SHIM_NAME " not found beside vprof, in ../lib or in "
+                            "the build directory (set VPROF_CUPTI_LIB)\n");
+        return VP_EXIT_USAGE;
+    }
+    int run = !r->print_env && !r->dry_run;
+    char *dir = output_dir(r->cfg.output_dir, run);
+    if (!dir) {
+        free(shim);
+        return VP_EXIT_INPUT;
+    }
+    free(r->cfg.output_dir);
+    r->cfg.output_dir = dir;
+    vp_buf env = {0};
+    build_env(r, shim, &env);
+    free(shim);
+    if (r->print_env || r->dry_run) {
+        print_env_lines(env.data, stdout);
+        if (r->dry_run && ncmd > 0) {
+            vp_buf line = {0};
+            vp_shell_join(cmd, (size_t)ncmd, &line);
+            printf("%s\n", line.data);
+            vp_buf_free(&line);
+        }
+        vp_buf_free(&env);
+        return VP_EXIT_OK;
+    }
+    /* File times come from the kernel's coarse clock, which lags the
+     * precise one by up to a tick: compare like with like. */
+    struct timespec start;
+#ifdef CLOCK_REALTIME_COARSE
+    clock_gettime(CLOCK_REALTIME_COARSE, &start);
+#else
+    clock_gettime(CLOCK_REALTIME, &start);
+    start.tv_sec--;
+#endif
+    int status = run_child(cmd, env.data, "command");
+    vp_buf_free(&env);
+    vp_argv traces = {0};
+    find_traces(r->cfg.output_dir, &start, &traces);
+    if (!vp_quiet) {
+        if (traces.n == 0)
+            fprintf(stderr, "vprof: record: no trace written to %s (the command made no CUDA call, or "
+                            "not from a selected rank)\n",
+                    r->cfg.output_dir);
+        else
+            fprintf(stderr, "vprof: record: %zu trace%s written:\n", traces.n, traces.n == 1 ? "" : "s");
+        for (size_t i = 0; i < traces.n; i++)
+            fprintf(stderr, "  %s\n", traces.v[i]);
+    }
+    if (r->summary && traces.n)
+        summarize(traces.v, traces.n);
+    vp_argv_free(&traces);
+    return exit_like(status);
+}
+
+static void print_argv(FILE *out, const vp_argv *a)
+{
+    vp_buf line = {0};
+    vp_shell_join(a->v, a->n, &line);
+    fprintf(out, "%s\n", line.data);
+    vp_buf_free(&line);
+}
+
+static int record_ascend(record *r, char **cmd, int ncmd)
+{
+    vp_error err = {0};
+    if (vp_msprof_check(&r->ms, &err) != 0)
+        return vp_usage_error("record", "%s", err.msg);
+    int run = !r->dry_run;
+    char *dir = output_dir(r->cfg.output_dir, run);
+    if (!dir)
+        return VP_EXIT_INPUT;
+    r->ms.output = dir;
+    r->ms.extra = r->msprof_args.v;
+    r->ms.nextra = r->msprof_args.n;
+    char *msprof = vp_find_on_path("msprof", getenv("PATH"));
+    vp_argv collect = {0};
+    vp_msprof_collect_argv(&r->ms, msprof ? msprof : "msprof", cmd, (size_t)ncmd, &collect);
+    int rc = VP_EXIT_OK;
+    if (r->dry_run) {
+        print_argv(stdout, &collect);
+        printf("# then, for each new %s/PROF_* without mindstudio_profiler_output/:\n", dir);
+        printf("%s --export=on --output=%s/PROF_...\n", msprof ? msprof : "msprof", dir);
+        goto out;
+    }
+    if (!msprof) {
+        fprintf(stderr,
+                "vprof: record: msprof not found on PATH: load the CANN toolkit's environment first,\n"
+                "  e.g. source /usr/local/Ascend/ascend-toolkit/set_env.sh (or $ASCEND_TOOLKIT_HOME/set_env.sh)\n"
+                "The command would be:\n  ");
+        print_argv(stderr, &collect);
+        rc = VP_EXIT_USAGE;
+        goto out;
+    }
+    time_t start = time(NULL);
+    int status = run_child(collect.v, NULL, "msprof");
+    vp_argv profs = {0};
+    vp_msprof_find_results(dir, (long long)start - 1, &profs);
+    for (size_t i = 0; i < profs.n; i++) {
+        if (vp_msprof_exported(profs.v[i]))
+            continue;
+        vp_argv exp = {0};
+        vp_msprof_export_argv(msprof, profs.v[i], &exp);
+        if (!vp_quiet) {
+            fprintf(stderr, "vprof: record: exporting: ");
+            print_argv(stderr, &exp);
+        }
+        int es = run_child(exp.v, NULL, "msprof");
+        if (es != 0 && !vp_quiet)
+            fprintf(stderr, "vprof: record: msprof --export failed for %s\n", profs.v[i]);
+        vp_argv_free(&exp);
+    }
+    if (!vp_quiet) {
+        if (profs.n == 0) {
+            fprintf(stderr, "vprof: record: msprof wrote no PROF_* directory in %s\n", dir);
+        } else {
+            fprintf(stderr, "vprof: record: msprof results:\n");
+            for (size_t i = 0; i < profs.n; i++)
+                fprintf(stderr, "  %s/mindstudio_profiler_output/\n", profs.v[i]);
+            fprintf(stderr, "read them with:\n  vprof kernels %s/mindstudio_profiler_output/msprof_*.json\n"
+                            "  vprof comm %s/mindstudio_profiler_output/msprof_*.json\n",
+                    profs.v[profs.n - 1], profs.v[profs.n - 1]);
+        }
+    }
+    vp_argv_free(&profs);
+    free(msprof);
+    free(dir);
+    vp_argv_free(&collect);
+    return exit_like(status);
+out:
+    free(msprof);
+    free(dir);
+    vp_argv_free(&collect);
+    return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'},
+        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
+        {"capture-range", required_argument, 0, OPT_CAPTURE_RANGE},
+        {"delay", required_argument, 0, OPT_DELAY},
+        {"duration", required_argument, 0, OPT_DURATION},
+        {"ranks", required_argument, 0, OPT_RANKS},
+        {"kinds", required_argument, 0, OPT_KINDS},
+        {"nvtx", no_argument, 0, OPT_NVTX},
+        {"buffer-size", required_argument, 0, OPT_BUFFER_SIZE},
+        {"buffer-pool", required_argument, 0, OPT_BUFFER_POOL},
+        {"no-gzip", no_argument, 0, OPT_NO_GZIP},
+        {"summary", no_argument, 0, OPT_SUMMARY},
+        {"print-env", no_argument, 0, OPT_PRINT_ENV},
+        {"dry-run", no_argument, 0, OPT_DRY_RUN},
+        {"backend", required_argument, 0, OPT_BACKEND},
+        {"level", required_argument, 0, OPT_LEVEL},
+        {"aic-metrics", required_argument, 0, OPT_AIC_METRICS},
+        {"task-time", required_argument, 0, OPT_TASK_TIME},
+        {"cpu", no_argument, 0, OPT_CPU},
+        {"memory", no_argument, 0, OPT_MEMORY},
+        {"msprof-arg", required_argument, 0, OPT_MSPROF_ARG},
+        {0, 0, 0, 0},
+    };
+    record r;
+    memset(&r, 0, sizeof r);
+    vp_cap_config_init(&r.cfg);
+    r.ms.level = -1;
+    vp_error err = {0};
+    int c, rc = VP_EXIT_OK, nvtx = 0;
+    size_t pool = 0;
+    int ascend_opt = 0;
+    optind = 0;
+    /* '+': the first non-option is COMMAND, whose options are its own. */
+    while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+        const char *arg = optarg;
+        int bad = 0;
+        switch (c) {
+        case 'o':
+            free(r.cfg.output_dir);
+            r.cfg.output_dir = vp_strdup(arg);
+            break;
+        case 'q':
+            vp_quiet = 1;
+            r.cfg.quiet = 1;
+            break;
+        case 'h':
+            fputs(cmd_record_usage, stdout);
+            goto done;
+        case OPT_CAPTURE_RANGE:
+            bad = vp_cap_parse_range(arg, &r.cfg.range, &r.cfg.range_name, "--capture-range", &err);
+            break;
+        case OPT_DELAY:
+            bad = vp_cap_parse_seconds(arg, &r.cfg.delay_ns, "--delay", &err);
+            break;
+        case OPT_DURATION:
+            bad = vp_cap_parse_seconds(arg, &r.cfg.duration_ns, "--duration", &err);
+            break;
+        case OPT_RANKS:
+            bad = vp_cap_parse_ranks(arg, &r.cfg, "--ranks", &err);
+            break;
+        case OPT_KINDS:
+            bad = vp_cap_parse_kinds(arg, &r.cfg.kinds, "--kinds", &err);
+            break;
+        case OPT_NVTX:
+            nvtx = 1;
+            break;
+        case OPT_BUFFER_SIZE:
+            bad = vp_cap_parse_size(arg, &r.cfg.buffer_size, "--buffer-size", &err);
+            break;
+        case OPT_BUFFER_POOL:
+            bad = vp_cap_parse_size(arg, &pool, "--buffer-pool", &err);
+            break;
+        case OPT_NO_GZIP:
+            r.cfg.gzip = 0;
+            break;
+        case OPT_SUMMARY:
+            r.summary = 1;
+            break;
+        case OPT_PRINT_ENV:
+            r.print_env = 1;
+            break;
+        case OPT_DRY_RUN:
+            r.dry_run = 1;
+            break;
+        case OPT_BACKEND:
+            if (strcmp(arg, "cupti") == 0 || strcmp(arg, "cuda") == 0) {
+                r.ascend = 0;
+            } else if (strcmp(arg, "ascend") == 0 || strcmp(arg, "msprof") == 0) {
+                r.ascend = 1;
+            } else {
+                rc = vp_usage_error("record", "unknown backend '%s' (cupti, ascend)", arg);
+                goto done;
+            }
+            break;
+        case OPT_LEVEL:
+            if (strlen(arg) != 1 || arg[0] < '0' || arg[0] > '2') {
+                rc = vp_usage_error("record", "--level: '%s' is not 0, 1 or 2", arg);
+                goto done;
+            }
+            r.ms.level = arg[0] - '0';
+            ascend_opt = 1;
+            break;
+        case OPT_AIC_METRICS:
+            r.ms.aic_metrics = arg;
+            ascend_opt = 1;
+            break;
+        case OPT_TASK_TIME:
+            r.ms.task_time = arg;
+            ascend_opt = 1;
+            break;
+        case OPT_CPU:
+            r.ms.cpu = 1;
+            ascend_opt = 1;
+            break;
+        case OPT_MEMORY:
+            r.ms.memory = 1;
+            ascend_opt = 1;
+            break;
+        case OPT_MSPROF_ARG:
+            vp_argv_push(&r.msprof_args, arg);
+            ascend_opt = 1;
+            break;
+        default:
+            fprintf(stderr, "Try 'vprof help record'.\n");
+            rc = VP_EXIT_USAGE;
+            goto done;
+        }
+        if (bad) {
+            rc = vp_usage_error("record", "%s", err.msg);
+            goto done;
+        }
+    }
+    if (nvtx)
+        r.cfg.kinds |= VP_CAP_NVTX;
+    if (pool)
+        r.cfg.pool_size = pool;
+    if (r.cfg.pool_size < 2 * r.cfg.buffer_size) {
+        rc = vp_usage_error("record", "--buffer-pool must hold at least two buffers (2 x --buffer-size)");
+        goto done;
+    }
+    if (ascend_opt && !r.ascend) {
+        rc = vp_usage_error("record", "--level, --aic-metrics, --task-time, --cpu, --memory and --msprof-arg "
+                                      "need --backend ascend");
+        goto done;
+    }
+    char **cmd = argv + optind;
+    int ncmd = argc - optind;
+    if (r.ascend && r.print_env) {
+        rc = vp_usage_error("record", "--print-env is for the cupti backend (msprof runs the command itself)");
+        goto done;
+    }
+    if (ncmd == 0 && !r.print_env) {
+        rc = vp_usage_error("record", "no command to run (vprof record [options] -- COMMAND [ARG...])");
+        goto done;
+    }
+    if (ncmd > 0 && r.print_env) {
+        rc = vp_usage_error("record", "--print-env takes no command (use --dry-run to see both)");
+        goto done;
+    }
+    rc = r.ascend ? record_ascend(&r, cmd, ncmd) : record_cupti(&r, cmd, ncmd);
+done:
+    vp_argv_free(&r.msprof_args);
+    vp_cap_config_free(&r.cfg);
+    return rc;
+}
