@@ -31,6 +31,8 @@ const vp_cmd vp_commands[] = {
     {"steps", cmd_steps, "per-step time: GPU compute/comm/idle, data loading, fwd/bwd/optimizer",
      cmd_steps_usage},
     {"memory", cmd_memory, "CUDA memory snapshots: peak, timeline, top tensors, fragmentation", cmd_memory_usage},
+    {"reduce", cmd_reduce, "merge partial results (--save-part) and print the command's tables",
+     cmd_reduce_usage},
     {NULL, NULL, NULL, NULL},
 };
 

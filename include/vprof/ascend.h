@@ -80,8 +80,10 @@ int vp_asc_scan(const char *path, vp_asc_run *run, vp_error *err);
 void vp_asc_run_free(vp_asc_run *run);
 
 /* The first rank file of kind k, or of kind k2 when k is absent (k2 may be
- * VP_ASC_UNKNOWN); NULL with err set naming the directory and the files
- * looked for when neither is there. */
+ * VP_ASC_UNKNOWN), else, when k or k2 is VP_ASC_KERNELS or
+ * VP_ASC_STEP_TRACE, the rank's SQLite export (which
+ * vp_asc_read_kernels and vp_stt_read read); NULL with err set naming the
+ * directory and the files looked for when none is there. */
 const char *vp_asc_need(const vp_asc_rank *r, vp_asc_file k, vp_asc_file k2, vp_error *err);
 
 /* ---- kernel_details.csv / op_summary ---- */
@@ -100,7 +102,8 @@ typedef struct vp_asc_kernel {
 
 /* Calls fn for each row with a duration (strings valid during the call).
  * Both header generations are read (Name/Op Name, Type/OP Type,
- * Accelerator Core/Task Type, Duration(us)/Task Duration(us) ...).
+ * Accelerator Core/Task Type, Duration(us)/Task Duration(us) ...).  An
+ * SQLite export (by its magic) is read with vp_asc_db_read_kernels.
  * *skipped counts rows without a duration.  0, or -1 with err. */
 int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k), void *ctx,
                         uint64_t *skipped, vp_error *err);
@@ -134,11 +137,13 @@ typedef struct vp_stt_row {
 typedef struct vp_stt {
     vp_stt_row *rows;
     size_t n, cap;
+    const char *note;        /* where DB rows came from (static text), NULL */
 } vp_stt;
 
 /* Reads step_trace_time.csv (with or without Device_id, Preparing) or
  * cluster_step_trace_time.csv (Type, Index); rows are appended to out
- * with rank = default_rank for a per-rank file.  0, or -1 with err. */
+ * with rank = default_rank for a per-rank file.  An SQLite export is read
+ * with vp_asc_db_stt (no step range).  0, or -1 with err. */
 int vp_stt_read(const char *path, long default_rank, vp_stt *out, vp_error *err);
 vp_stt_row *vp_stt_add(vp_stt *s);
 void vp_stt_free(vp_stt *s);
@@ -168,6 +173,35 @@ int vp_stt_stage(const vp_stt *s, long step, const long *ranks, size_t n, vp_stt
 /* Parses a stage Index "(0, 1, 2)" into ranks (at most cap); returns the
  * count, or -1 when it is not such a tuple. */
 int vp_stt_parse_index(const char *index, long *ranks, size_t cap);
+
+/* ---- SQLite exports: msprof_*.db, ascend_pytorch_profiler_N.db, analysis.db ---- */
+
+/* Opened read-only and immutable (never written, no lock), with a
+ * bounded page cache; every string column is an id into STRING_IDS.
+ * Built without SQLite (VPROF_HAVE_SQLITE unset), each returns -1 with an
+ * error saying so (exit status 3).  A database that is not an msprof one
+ * is refused naming the file and the tables looked for. */
+
+/* 1 when vprof was built with libsqlite3. */
+int vp_asc_db_available(void);
+
+/* kernel_details.csv's rows from a DB: each COMPUTE_TASK_INFO row with
+ * its TASK row (name, OP type, task type as the core, start, end - start,
+ * waitNs, stream, device), then each COMMUNICATION_OP as an HCCL row
+ * (stream -1).  Step: the STEP_TIME window holding the start, else -1. */
+int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k),
+                           void *ctx, uint64_t *skipped, vp_error *err);
+
+/* step_trace_time rows of a DB, appended to out (out->note says where
+ * from): analysis.db's StepTraceTime as written (µs); an msprof or
+ * torch_npu DB computed per device with msprof's definitions through
+ * vp_stt_from_work: compute tasks (COMPUTE_TASK_INFO) are Computing,
+ * COMMUNICATION_OP rows Communication (hcom_receive*: Bubble), the other
+ * TASK rows stretch the span (Free), steps from STEP_TIME.  Rows have
+ * rank = rank (each device its id as the rank when the DB holds several)
+ * and device = TASK.deviceId.  With range, only the selected steps. */
+int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_stt *out,
+                  vp_error *err);
 
 /* ---- communication.json / communication_matrix.json ---- */
 

@@ -16,6 +16,7 @@
 #include "vprof/error.h"
 #include "vprof/steps.h"
 #include "vprof/table.h"
+#include "vprof/util.h"
 
 typedef struct vp_metric {
     const char *name;     /* "step.median" */
@@ -42,6 +43,20 @@ typedef struct vp_run_opts {
 typedef struct vp_run vp_run;
 
 vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error *err);
+
+/* The same in parts, for reading files apart (cmd/scale.h): a run made
+ * by vp_run_new and given files with vp_run_add_file (position: the
+ * file's place in the run, its rank when nothing else says) is a partial
+ * result; vp_run_save writes it (docs/partials.md) and vp_run_merge adds
+ * one to a run.  Merged in file order, partials give the run one process
+ * reading the files in turn gives.  vp_run_finish computes the metrics
+ * once every file is in; vp_run_read does all of it. */
+#define VP_RUN_PART_VERSION 1
+int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
+                    vp_error *err);
+void vp_run_save(const vp_run *r, vp_buf *out);
+int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err);
+void vp_run_finish(vp_run *r);
 void vp_run_free(vp_run *r);
 /* A run known only by its metrics (a baseline read back from
  * `vprof summary -f json`): no kernels; fill it with vp_run_set. */

@@ -14,6 +14,7 @@
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
 #include "vprof/memevents.h"
+#include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/runstats.h"
 #include "vprof/stats.h"
@@ -76,6 +77,7 @@ struct vp_run {
     size_t nst, capst;
     char device[128];
     int gpus;
+    int dp_seen;             /* a file had deviceProperties while device was "" */
     /* sums over ranks */
     int64_t span, busy, compute, comm, overlap, exposed, memory;
     int64_t step_wall, data, kernels, short_kernels, syncs;
@@ -161,6 +163,7 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
     if (!cJSON_IsArray(dp) || r->device[0])
         return;
+    r->dp_seen = 1;
     r->gpus = cJSON_GetArraySize(dp);
     const cJSON *first = cJSON_GetArrayItem(dp, 0);
     const cJSON *name = first ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
@@ -168,7 +171,8 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
         snprintf(r->device, sizeof r->device, "%s", name->valuestring);
 }
 
-static int read_file(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
+int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
+                    vp_error *err)
 {
     vp_trace_opts topts = {.partial = o->partial, .progress = o->progress};
     vp_trace *t = vp_trace_open(path, &topts, err);
@@ -209,7 +213,7 @@ static int read_file(vp_run *r, const char *path, const vp_run_opts *o, vp_error
         read_device_properties(r, vp_trace_meta(t));
         vp_rank_source rs;
         r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
-        r->rank_ids[r->nranks] = vp_rank_detect(vp_trace_meta(t), path, (long)r->nranks, &rs);
+        r->rank_ids[r->nranks] = vp_rank_detect(vp_trace_meta(t), path, position, &rs);
         /* Without --steps every piece of GPU work counts (a trace need not
          * have steps); the step times count every step either way. */
         vp_gpuwork_resolve(&f.w, o->steps_given ? &o->steps : NULL);
@@ -308,7 +312,7 @@ static double pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void derive(vp_run *r)
+void vp_run_finish(vp_run *r)
 {
     vp_run_set(r, "ranks", (double)r->nranks);
     vp_run_set(r, "gpus", (double)r->gpus);
@@ -397,13 +401,102 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
 {
     vp_run *r = vp_run_new();
     for (size_t i = 0; i < n; i++) {
-        if (read_file(r, paths[i], o, err) != 0) {
+        if (vp_run_add_file(r, paths[i], (long)i, o, err) != 0) {
             vp_run_free(r);
             return NULL;
         }
     }
-    derive(r);
+    vp_run_finish(r);
     return r;
+}
+
+/* The partial result (docs/partials.md, "summary"): everything a run
+ * keeps between its files, in the order it was first seen. */
+void vp_run_save(const vp_run *r, vp_buf *b)
+{
+    vp_put_u64(b, r->nk);
+    for (size_t i = 0; i < r->nk; i++) {
+        vp_put_str(b, r->k[i].name, strlen(r->k[i].name));
+        vp_put_i64(b, r->k[i].total);
+        vp_put_i64(b, r->k[i].count);
+        vp_put_u64(b, (uint64_t)r->k[i].cls);
+    }
+    vp_put_u64(b, r->nst);
+    for (size_t i = 0; i < r->nst; i++) {
+        vp_put_i64(b, r->st[i].number);
+        vp_put_i64(b, r->st[i].dur);
+    }
+    vp_put_str(b, r->device, strlen(r->device));
+    vp_put_u64(b, (uint64_t)r->dp_seen);
+    vp_put_i64(b, r->gpus);
+    const int64_t sums[] = {r->span, r->busy, r->compute, r->comm, r->overlap, r->exposed,
+                            r->memory, r->step_wall, r->data, r->kernels, r->short_kernels,
+                            r->syncs};
+    for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
+        vp_put_i64(b, sums[i]);
+    vp_put_u64(b, r->nranks);
+    for (size_t i = 0; i < r->nranks; i++) {
+        vp_put_i64(b, r->rank_ids[i]);
+        vp_put_i64(b, r->rank_compute[i]);
+    }
+    vp_put_u64(b, (uint64_t)r->have_mem);
+    vp_put_i64(b, r->peak_alloc);
+    vp_put_i64(b, r->peak_reserved);
+}
+
+int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
+{
+    vp_rd d;
+    vp_rd_init(&d, p, n);
+    size_t nk = vp_get_count(&d, 4);
+    for (size_t i = 0; i < nk && !d.bad; i++) {
+        vp_span name;
+        name.p = vp_get_str(&d, &name.n);
+        int64_t total = vp_get_i64(&d), count = vp_get_i64(&d);
+        uint64_t cls = vp_get_u64(&d);
+        uint32_t k = kernel_index(r, name, (int)(cls & 0xff));
+        r->k[k].total += total;
+        r->k[k].count += count;
+    }
+    size_t nst = vp_get_count(&d, 2);
+    for (size_t i = 0; i < nst && !d.bad; i++) {
+        long number = (long)vp_get_i64(&d);
+        add_step(r, number, vp_get_i64(&d));
+    }
+    size_t len;
+    const char *dev = vp_get_str(&d, &len);
+    int dp_seen = vp_get_u64(&d) != 0;
+    int gpus = (int)vp_get_i64(&d);
+    if (!r->device[0] && dp_seen && len < sizeof r->device) {
+        memcpy(r->device, dev, len);
+        r->device[len] = '\0';
+        r->gpus = gpus;
+        r->dp_seen = 1;
+    }
+    int64_t *sums[] = {&r->span, &r->busy, &r->compute, &r->comm, &r->overlap, &r->exposed,
+                       &r->memory, &r->step_wall, &r->data, &r->kernels, &r->short_kernels,
+                       &r->syncs};
+    for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
+        *sums[i] += vp_get_i64(&d);
+    size_t nr = vp_get_count(&d, 2);
+    r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + nr + 1) * sizeof *r->rank_ids);
+    r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + nr + 1) * sizeof *r->rank_compute);
+    for (size_t i = 0; i < nr; i++) {
+        r->rank_ids[r->nranks] = (long)vp_get_i64(&d);
+        r->rank_compute[r->nranks++] = vp_get_i64(&d);
+    }
+    if (vp_get_u64(&d))
+        r->have_mem = 1;
+    int64_t pa = vp_get_i64(&d), pr = vp_get_i64(&d);
+    if (pa > r->peak_alloc)
+        r->peak_alloc = pa;
+    if (pr > r->peak_reserved)
+        r->peak_reserved = pr;
+    if (!vp_rd_done(&d)) {
+        vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
+        return -1;
+    }
+    return 0;
 }
 
 void vp_run_free(vp_run *r)

@@ -459,9 +459,16 @@ const char *vp_asc_need(const vp_asc_rank *r, vp_asc_file k, vp_asc_file k2, vp_
         return r->files[k];
     if (k2 != VP_ASC_UNKNOWN && r->files[k2])
         return r->files[k2];
+    /* torch_npu's export_type=db (or msprof --type=db) writes no text:
+     * its DB stands in for the kernel and step_trace_time tables. */
+    int db_has = k == VP_ASC_KERNELS || k == VP_ASC_STEP_TRACE || k2 == VP_ASC_KERNELS ||
+                 k2 == VP_ASC_STEP_TRACE;
+    if (db_has && r->files[VP_ASC_DB])
+        return r->files[VP_ASC_DB];
     if (k2 != VP_ASC_UNKNOWN)
-        vp_error_set(err, VP_EXIT_INPUT, "%s: neither %s nor %s found", r->dir,
-                     vp_asc_file_name(k), vp_asc_file_name(k2));
+        vp_error_set(err, VP_EXIT_INPUT, "%s: neither %s nor %s found%s", r->dir,
+                     vp_asc_file_name(k), vp_asc_file_name(k2),
+                     db_has ? " (nor an SQLite export)" : "");
     else
         vp_error_set(err, VP_EXIT_INPUT, "%s: no %s found", r->dir, vp_asc_file_name(k));
     return NULL;

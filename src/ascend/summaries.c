@@ -25,6 +25,8 @@ int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_ker
     static const char *const c_step[] = {"Step Id", NULL};
     static const char *const c_stream[] = {"Stream ID", "Stream Id", NULL};
     static const char *const c_dev[] = {"Device_id", "Device ID", NULL};
+    if (vp_asc_sniff(path) == VP_ASC_DB)
+        return vp_asc_db_read_kernels(path, fn, ctx, skipped, err);
     vp_csv *c = vp_csv_open(path, err);
     if (!c)
         return -1;
@@ -98,6 +100,8 @@ int vp_stt_read(const char *path, long default_rank, vp_stt *out, vp_error *err)
     static const char *const c_type[] = {"Type", NULL};
     static const char *const c_index[] = {"Index", NULL};
     static const char *const c_dev[] = {"Device_id", NULL};
+    if (vp_asc_sniff(path) == VP_ASC_DB)
+        return vp_asc_db_stt(path, default_rank, NULL, out, err);
     vp_csv *c = vp_csv_open(path, err);
     if (!c)
         return -1;

@@ -126,7 +126,9 @@ vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source)
     if (checked && !differ)
         vp_table_add_note(t, "stage rows: each equals the element-wise maximum of its ranks' "
                              "rows (checked)");
-    if (source)
+    if (s->note)
+        vp_table_add_note(t, "%s", s->note);
+    else if (source)
         vp_table_add_note(t, "%s", source);
     if (s->n == 0)
         vp_table_add_note(t, "no step_trace_time rows");
@@ -383,4 +385,60 @@ void asc_hccl_tables(const vp_hccl *h, int have_comm, int have_matrix, vp_table 
     }
     if (have_matrix)
         tables[(*n)++] = links_table(h);
+}
+
+const char *asc_stt_trace_source(int slices)
+{
+    return slices ? "from trace_view.json's Overlap Analysis slices (torch_npu's "
+                    "step_trace_time)"
+                  : "from the device tasks and HCCL operations of the trace "
+                    "(msprof's overlap definitions)";
+}
+
+void asc_stt_save(const vp_stt *s, const char *source, vp_buf *b)
+{
+    vp_put_u64(b, !source                           ? 0
+                  : source == asc_stt_trace_source(1) ? 1
+                  : source == asc_stt_trace_source(0) ? 2
+                                                      : 3);
+    vp_put_u64(b, s->n);
+    for (size_t i = 0; i < s->n; i++) {
+        const vp_stt_row *r = &s->rows[i];
+        vp_put_i64(b, r->step);
+        vp_put_u64(b, (uint64_t)r->is_stage);
+        vp_put_i64(b, r->rank);
+        vp_put_u64(b, r->index ? 1 : 0);
+        if (r->index)
+            vp_put_str(b, r->index, strlen(r->index));
+        vp_put_i64(b, r->device);
+        for (int k = 0; k < VP_STT_COUNT; k++)
+            vp_put_i64(b, r->v[k]);
+        vp_put_u64(b, r->have);
+    }
+}
+
+int asc_stt_merge(vp_stt *s, const char **source, vp_rd *r)
+{
+    uint64_t src = vp_get_u64(r);
+    if (src == 1 || src == 2)
+        *source = asc_stt_trace_source(src == 1);
+    else if (src != 0)
+        r->bad = 1;
+    size_t n = vp_get_count(r, 5 + VP_STT_COUNT);
+    for (size_t i = 0; i < n && !r->bad; i++) {
+        vp_stt_row *row = vp_stt_add(s);
+        row->step = (long)vp_get_i64(r);
+        row->is_stage = vp_get_u64(r) != 0;
+        row->rank = (long)vp_get_i64(r);
+        if (vp_get_u64(r)) {
+            size_t len;
+            const char *t = vp_get_str(r, &len);
+            row->index = vp_strndup(t, len);
+        }
+        row->device = vp_get_i64(r);
+        for (int k = 0; k < VP_STT_COUNT; k++)
+            row->v[k] = vp_get_i64(r);
+        row->have = (unsigned)vp_get_u64(r);
+    }
+    return r->bad ? -1 : 0;
 }

@@ -5,6 +5,7 @@
 #define VPROF_CMD_ASCEND_CMD_H
 
 #include "vprof/ascend.h"
+#include "vprof/part.h"
 #include "vprof/table.h"
 
 /* An argument: a directory (scanned as an Ascend profile), an Ascend
@@ -27,6 +28,14 @@ vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source);
 
 /* The tables of communication.json (per operation; per transport) and of
  * communication_matrix.json (per link), appended to tables[*n]. */
+/* step_trace_time rows computed from a trace, in partial results
+ * (cmd/scale.h): the note saying how (slices: from Overlap Analysis
+ * slices, else from the device tasks), and the rows with it; merge
+ * appends the rows and sets *source when the partial has one. */
+const char *asc_stt_trace_source(int slices);
+void asc_stt_save(const vp_stt *s, const char *source, vp_buf *b);
+int asc_stt_merge(vp_stt *s, const char **source, vp_rd *r);
+
 void asc_hccl_tables(const vp_hccl *h, int have_comm, int have_matrix, vp_table **tables,
                      size_t *n);
 

@@ -30,6 +30,7 @@ const char cmd_check_usage[] =
     "  --tolerance PCT      how much worse than the baseline a metric may be (default 5%)\n"
     "  --list-metrics       print the metric names, units and meanings, and exit\n"
     VP_RUN_USAGE
+    VP_SCALE_USAGE
     "  -f, --format FMT     table (default), csv, tsv, json, md, github (::error\n"
     "                       annotations), junit (a JUnit XML report)\n"
     "  -o, --output FILE    write there instead of standard output\n"
@@ -158,6 +159,11 @@ static size_t baseline_gates(const vp_run *base, const vp_run *now, double tol, 
     return n;
 }
 
+static int gate_format(void *gates, const char *name)
+{
+    return vp_gate_format(gates, name);
+}
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -168,13 +174,14 @@ int cmd_check(int argc, char **argv)
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOLERANCE},
         {"list-metrics", no_argument, 0, OPT_LIST},
+        VP_SCALE_LONGOPTS,
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("check");
     vp_common_opts common;
     vp_common_init(&common);
     vp_run_cli ro;
-    vp_run_cli_init(&ro);
+    vp_run_cli_init(&ro, "check");
     vp_gate_list gates = {0};
     const char *baseline = NULL;
     double tol = 0.05;
@@ -185,19 +192,12 @@ int cmd_check(int argc, char **argv)
     char **texts = NULL;
     size_t nb = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        if (c == 'f' && vp_gate_format(&gates, optarg))
-            continue;
-        int h = vp_common_option(&common, self, c, optarg);
-        if (h == 2) {
-            status = VP_EXIT_OK;
-            goto out;
-        }
+    common.own_format = gate_format;
+    common.own_format_ctx = &gates;
+    while ((c = vp_getopt(&common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        status = VP_EXIT_USAGE;
+        int h = vp_run_option(&ro, "check", c, optarg);
         if (h < 0)
-            goto out;
-        if (h == 1)
-            continue;
-        if ((h = vp_run_option(&ro, "check", c, optarg)) < 0)
             goto out;
         if (h == 1)
             continue;
@@ -228,6 +228,9 @@ int cmd_check(int argc, char **argv)
             goto out;
         }
     }
+    if (c == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("check", "no trace given (a file, or - for standard input)");
         goto out;
@@ -236,10 +239,9 @@ int cmd_check(int argc, char **argv)
         vp_usage_error("check", "nothing to check: give --expect, --fail-if or --baseline");
         goto out;
     }
-    ro.run.partial = common.partial;
     if (baseline && !(base = read_baseline(baseline, &status)))
         goto out;
-    if (!(now = vp_run_cli_read(&ro, argv + optind, (size_t)(argc - optind), &status)))
+    if (!(now = vp_run_cli_read(&ro, &common, argv + optind, (size_t)(argc - optind), &status)))
         goto out;
     long failed = gates.n ? vp_gate_list_eval(&gates, "check", base, now, &v, &res) : 0;
     if (failed < 0) {

@@ -9,11 +9,17 @@
 
 #include "cmd/cli.h"
 #include "vprof/error.h"
+#include "vprof/util.h"
+
+#ifndef VPROF_HAVE_MPI
+#define VPROF_HAVE_MPI 0
+#endif
 
 void vp_common_init(vp_common_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->format = VP_FMT_TABLE;
+    vp_step_range_parse(":", &o->steps);
 }
 
 int vp_usage_error(const char *cmd, const char *fmt, ...)
@@ -31,6 +37,8 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
 {
     switch (c) {
     case 'f':
+        if (o->own_format && o->own_format(o->own_format_ctx, arg))
+            return 1;
         if (vp_format_parse(arg, &o->format) != 0) {
             vp_usage_error(cmd->name, "unknown format '%s' (table, csv, tsv, json, md)", arg);
             return -1;
@@ -51,6 +59,45 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
     case VP_OPT_PARTIAL:
         o->partial = 1;
         return 1;
+    case VP_OPT_TOP: {
+        char *e;
+        long v = strtol(arg, &e, 10);
+        if (e == arg || *e || v < 0) {
+            vp_usage_error(cmd->name, "--top: expected a count (0 = all), found '%s'", arg);
+            return -1;
+        }
+        o->top = v;
+        return 1;
+    }
+    case VP_OPT_STEPS:
+        if (vp_step_range_parse(arg, &o->steps) != 0) {
+            vp_usage_error(cmd->name, "--steps: expected A:B, A:, :B or N, found '%s'", arg);
+            return -1;
+        }
+        o->has_steps = 1;
+        return 1;
+    case 'j': {
+        char *e;
+        long v = strtol(arg, &e, 10);
+        if (e == arg || *e || v < 1 || v > 4096) {
+            vp_usage_error(cmd->name, "-j: expected a number of jobs from 1 to 4096, found '%s'",
+                           arg);
+            return -1;
+        }
+        o->jobs = v;
+        return 1;
+    }
+    case VP_OPT_SAVE_PART:
+        o->save_part = arg;
+        return 1;
+    case VP_OPT_MPI:
+        if (!VPROF_HAVE_MPI) {
+            vp_usage_error(cmd->name, "--mpi: this vprof was built without MPI "
+                                      "(cmake -DVPROF_MPI=ON; vprof --version says)");
+            return -1;
+        }
+        o->mpi = 1;
+        return 1;
     case 'h':
         fputs(cmd->usage, stdout);
         return 2;
@@ -59,6 +106,77 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
         return -1;
     default:
         return 0;
+    }
+}
+
+/* The options that shape partial results, as given: the header of a
+ * .vpart file carries them, and vprof reduce parses them again. */
+static vp_buf shape;
+
+const char *vp_shape_options(size_t *len)
+{
+    *len = shape.len;
+    return shape.data ? shape.data : "";
+}
+
+static int presentation_only(int c)
+{
+    switch (c) {
+    case 'f': case 'o': case 'q': case 'v': case 'h': case 'j':
+    case VP_OPT_FULL_NAMES: case VP_OPT_TOP: case VP_OPT_SAVE_PART: case VP_OPT_MPI:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int has_option(const struct option *longopts, int c)
+{
+    for (; longopts->name; longopts++)
+        if (longopts->val == c)
+            return 1;
+    return 0;
+}
+
+int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
+              const char *shortopts, const struct option *longopts, int *status)
+{
+    for (;;) {
+        int li = -1;
+        int c = getopt_long(argc, argv, shortopts, longopts, &li);
+        if (c == -1)
+            return VP_OPT_END;
+        if (c == 'j' && !has_option(longopts, 'j')) {
+            /* in the common short set, but this command has no -j */
+            fprintf(stderr, "%s: invalid option -- '%c'\n", argv[0], c);
+            c = '?';
+        }
+        if (c != '?' && !presentation_only(c)) {
+            if (li >= 0) {
+                vp_buf_printf(&shape, "--%s", longopts[li].name);
+                if (optarg)
+                    vp_buf_printf(&shape, "=%s", optarg);
+                vp_buf_putc(&shape, '\0');
+            } else {
+                vp_buf_printf(&shape, "-%c", c);
+                vp_buf_putc(&shape, '\0');
+                if (optarg) {
+                    vp_buf_append(&shape, optarg, strlen(optarg));
+                    vp_buf_putc(&shape, '\0');
+                }
+            }
+        }
+        int h = vp_common_option(o, cmd, c, optarg);
+        if (h == 2) {
+            *status = VP_EXIT_OK;
+            return VP_OPT_EXIT;
+        }
+        if (h < 0) {
+            *status = VP_EXIT_USAGE;
+            return VP_OPT_EXIT;
+        }
+        if (h == 0)
+            return c;
     }
 }
 

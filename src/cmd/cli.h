@@ -4,7 +4,10 @@
 #ifndef VPROF_CMD_CLI_H
 #define VPROF_CMD_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
+
+#include "vprof/steps.h"
 #include "vprof/table.h"
 
 /* A subcommand: argv[0] is its name. Returns the process exit status. */
@@ -41,6 +44,8 @@ int cmd_diff(int argc, char **argv);
 extern const char cmd_diff_usage[];
 int cmd_check(int argc, char **argv);
 extern const char cmd_check_usage[];
+int cmd_reduce(int argc, char **argv);
+extern const char cmd_reduce_usage[];
 
 /* Options common to the table-printing commands. */
 typedef struct vp_common_opts {
@@ -49,6 +54,16 @@ typedef struct vp_common_opts {
     int full_names;
     int verbose;
     int partial;           /* accept truncated input, with a warning */
+    long top;              /* --top N: rows kept, the rest folded; 0 = all */
+    vp_step_range steps;   /* --steps A:B */
+    int has_steps;
+    long jobs;             /* -j N: worker processes; 0 = one per online core */
+    const char *save_part; /* --save-part PATTERN: write partial results, no tables */
+    int mpi;               /* --mpi: share the inputs among MPI processes */
+    /* A command with -f formats of its own (check, diff: github, junit)
+     * sees each -f first: 1 when it took it. */
+    int (*own_format)(void *ctx, const char *name);
+    void *own_format_ctx;
 } vp_common_opts;
 
 /* getopt_long ids for the common long-only options; a command's own
@@ -56,13 +71,19 @@ typedef struct vp_common_opts {
 enum {
     VP_OPT_FULL_NAMES = 1000,
     VP_OPT_PARTIAL,
+    VP_OPT_TOP,
+    VP_OPT_STEPS,
+    VP_OPT_SAVE_PART,
+    VP_OPT_MPI,
     VP_OPT_FIRST_CMD = 1100,
 };
 
 /* The common entries of a getopt_long table ("format", "output",
  * "full-names", "partial", "quiet", "verbose", "help"), to be copied in
- * front of a command's own; VP_COMMON_SHORTOPTS is their short form. */
-#define VP_COMMON_SHORTOPTS "f:o:qvh"
+ * front of a command's own; VP_COMMON_SHORTOPTS is their short form
+ * (with -j of VP_SCALE_LONGOPTS: a command without them never sees it
+ * accepted, vp_getopt refuses it). */
+#define VP_COMMON_SHORTOPTS "f:o:qvhj:"
 #define VP_COMMON_LONGOPTS \
     {"format", required_argument, 0, 'f'}, \
     {"output", required_argument, 0, 'o'}, \
@@ -72,6 +93,30 @@ enum {
     {"verbose", no_argument, 0, 'v'}, \
     {"help", no_argument, 0, 'h'}
 
+/* --top N and --steps A:B, the same for every command that has them. */
+#define VP_TOP_LONGOPT {"top", required_argument, 0, VP_OPT_TOP}
+#define VP_STEPS_LONGOPT {"steps", required_argument, 0, VP_OPT_STEPS}
+#define VP_TOP_USAGE "  --top N            keep the N largest rows, fold the rest into (others); 0 = all\n"
+#define VP_STEPS_USAGE \
+    "  --steps A:B        keep the work launched inside ProfilerStep#A .. before #B\n" \
+    "                     (Python slice over the steps present; -1 = the last step;\n" \
+    "                     ':-1' drops the last step as HTA does; '5' = step 5 only)\n"
+
+/* The commands whose per-file work is a partial result (docs/scale.md):
+ * -j/--jobs N, --save-part PATTERN, --mpi. */
+#define VP_SCALE_LONGOPTS \
+    {"jobs", required_argument, 0, 'j'}, \
+    {"save-part", required_argument, 0, VP_OPT_SAVE_PART}, \
+    {"mpi", no_argument, 0, VP_OPT_MPI}
+#define VP_SCALE_USAGE \
+    "  -j, --jobs N       read N files at a time in worker processes (default: one per\n" \
+    "                     online core); the output is the same for every N\n" \
+    "      --save-part P  write the partial result to P instead of tables (%r: the\n" \
+    "                     MPI rank, %i: one file per input, its index); vprof reduce\n" \
+    "                     merges them (docs/partials.md)\n" \
+    "      --mpi          share the inputs among the MPI processes (mpirun); rank 0\n" \
+    "                     prints (docs/scale.md)\n"
+
 void vp_common_init(vp_common_opts *o);
 
 /* Handles one common option c with argument arg.  Returns 1 when c was a
@@ -79,6 +124,21 @@ void vp_common_init(vp_common_opts *o);
  * usage error (exit with VP_EXIT_USAGE). 'h' prints the command's help to
  * stdout and returns 2: exit 0. */
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg);
+
+/* The one option loop: getopt_long over a command's table, the common
+ * options handled (vp_common_option).  Returns the next option that is
+ * the command's own, VP_OPT_END after the last option (optind is then
+ * the first operand), or VP_OPT_EXIT when the command must return
+ * *status: 0 after --help, VP_EXIT_USAGE after a usage error (printed).
+ * It also records the options that shape a partial result (all but -f,
+ * -o, --full-names, --top, -q, -v, -j, --save-part, --mpi) for its
+ * header: vp_shape_options. */
+enum { VP_OPT_END = -1, VP_OPT_EXIT = -2 };
+int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
+              const char *shortopts, const struct option *longopts, int *status);
+
+/* The recorded options, NUL-separated (one command runs per process). */
+const char *vp_shape_options(size_t *len);
 
 /* Prints "vprof: CMD: <msg>\nTry 'vprof help CMD'." to stderr and returns
  * VP_EXIT_USAGE. */

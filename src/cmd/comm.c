@@ -9,6 +9,7 @@
 
 #include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "cmd/scale.h"
 #include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/collective.h"
@@ -44,6 +45,7 @@ const char cmd_comm_usage[] =
     "      --partial      accept a truncated trace, with a warning\n"
     "  -v, --verbose      say which rank each file is, and why, and what was read\n"
     "  -q, --quiet        no warnings, no progress bar\n"
+    VP_SCALE_USAGE
     "  -h, --help         this help\n"
     "\n"
     "Per rank (msprof-analyze names; HTA's in docs/comm.md):\n"
@@ -64,7 +66,6 @@ const char cmd_comm_usage[] =
     "  vprof comm --steps :-1 -f csv rank0.json.gz rank1.json.gz\n"
     "  vprof comm ./profile_dir\n";
 
-enum { OPT_STEPS = VP_OPT_FIRST_CMD, OPT_TOP };
 
 /* What a communication kernel (or its record_param_comms op) says. */
 typedef struct coll_info {
@@ -84,7 +85,7 @@ typedef struct rpc {
  * straggler rule. */
 typedef struct rank_row {
     long rank;
-    const char *path;
+    char *path;
     vp_gpu_totals t;
     int64_t step_time;
     size_t nsteps;
@@ -108,9 +109,7 @@ typedef struct coll_group {
 
 typedef struct comm {
     vp_common_opts common;
-    vp_step_range steps;
-    int has_steps;
-    long top;
+    size_t pos0;          /* the position of the first trace (its operand's) */
     vp_strmap *pgs;
     rank_row *ranks;
     size_t nranks, cap_ranks;
@@ -338,7 +337,7 @@ static void analyse_file(comm *c, vp_gpuwork *w, rank_row *rr)
     rr->nsteps = 0;
     for (size_t i = 0; i < nsteps; i++) {
         int64_t a, b;
-        if (vp_steps_window(w->steps, i, &a, &b) == 1 || !c->has_steps) {
+        if (vp_steps_window(w->steps, i, &a, &b) == 1 || !c->common.has_steps) {
             rr->step_time += b - a;
             rr->nsteps++;
         }
@@ -398,26 +397,23 @@ static int read_file(comm *c, const char *path, size_t file)
     }
     const char *name = vp_trace_name(t);
     size_t nsteps = vp_steps_count(w.steps);
-    size_t chosen = vp_gpuwork_resolve(&w, c->has_steps ? &c->steps : NULL);
-    if (c->has_steps && nsteps == 0)
+    size_t chosen = vp_gpuwork_resolve(&w, c->common.has_steps ? &c->common.steps : NULL);
+    if (c->common.has_steps && nsteps == 0)
         vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no GPU work is kept",
                 name);
-    else if (c->has_steps && chosen == 0)
+    else if (c->common.has_steps && chosen == 0)
         vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", name,
                 vp_steps_number(w.steps, 0), vp_steps_number(w.steps, nsteps - 1));
     rank_row *rr = &c->ranks[file];
-    rr->path = path;
+    rr->path = vp_strdup(path);
     vp_rank_source rs;
-    rr->rank = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    rr->rank = vp_rank_detect(vp_trace_meta(t), path, (long)(c->pos0 + file), &rs);
     if (c->rank_override >= 0)
         rr->rank = c->rank_override;
     analyse_file(c, &w, rr);
     if (vp_npu_tracks_seen(w.npu) || w.nslices) {
-        int slices = vp_stt_from_work(&w, rr->rank, c->has_steps, &c->stt);
-        c->stt_source = slices ? "from trace_view.json's Overlap Analysis slices (torch_npu's "
-                                 "step_trace_time)"
-                               : "from the device tasks and HCCL operations of the trace "
-                                 "(msprof's overlap definitions)";
+        int slices = vp_stt_from_work(&w, rr->rank, c->common.has_steps, &c->stt);
+        c->stt_source = asc_stt_trace_source(slices);
     }
     if (w.no_dur)
         vp_warn("%s: %llu GPU events without \"dur\" were skipped", name,
@@ -452,6 +448,7 @@ static int read_ascend_file(comm *c, const char *path, vp_asc_file kind, long ra
     vp_error err = {0};
     int rc = 0;
     switch (kind) {
+    case VP_ASC_DB:   /* vp_stt_read reads the DB's tasks (ascend.h) */
     case VP_ASC_STEP_TRACE:
         rc = vp_stt_read(path, rank, &c->stt, &err);
         if (!c->stt_source)
@@ -498,7 +495,7 @@ static int read_ascend_dir(comm *c, const char *path)
     for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
         vp_asc_rank *r = &run.ranks[i];
         if (!r->files[VP_ASC_TRACE] && !r->files[VP_ASC_STEP_TRACE] &&
-            !r->files[VP_ASC_COMM] && !r->files[VP_ASC_MATRIX]) {
+            !r->files[VP_ASC_COMM] && !r->files[VP_ASC_MATRIX] && !r->files[VP_ASC_DB]) {
             fprintf(stderr, "vprof: %s: no trace_view.json, step_trace_time.csv, "
                             "communication.json or communication_matrix.json\n",
                     r->dir);
@@ -511,8 +508,9 @@ static int read_ascend_dir(comm *c, const char *path)
             c->rank_override = r->rank;
             status = read_file(c, r->files[VP_ASC_TRACE], new_rank(c));
             c->rank_override = -1;
-        } else if (r->files[VP_ASC_STEP_TRACE]) {
-            status = read_ascend_file(c, r->files[VP_ASC_STEP_TRACE], VP_ASC_STEP_TRACE, r->rank);
+        } else if (r->files[VP_ASC_STEP_TRACE] || r->files[VP_ASC_DB]) {
+            status = read_ascend_file(c, vp_asc_need(r, VP_ASC_STEP_TRACE, VP_ASC_UNKNOWN, &err),
+                                      VP_ASC_STEP_TRACE, r->rank);
         }
         if (status == VP_EXIT_OK && r->files[VP_ASC_COMM])
             status = read_ascend_file(c, r->files[VP_ASC_COMM], VP_ASC_COMM, r->rank);
@@ -571,7 +569,7 @@ static vp_table *rank_table(comm *c)
         if (r->gpu_events == 0)
             vp_table_add_note(t, "rank %ld: no GPU work%s: every time is 0 and the percentages are "
                                  "empty",
-                              r->rank, c->has_steps ? " in the selected steps" : " in the trace");
+                              r->rank, c->common.has_steps ? " in the selected steps" : " in the trace");
         else if (r->t.comm == 0)
             vp_table_add_note(t, "rank %ld: no communication kernels, so Overlap is empty (HTA "
                                  "prints NaN)",
@@ -772,7 +770,7 @@ static vp_table *collective_table(comm *c)
     vp_table_add_col(t, "Busbw (GB/s)", VP_COL_RATIO, 2);
     if (c->ngroups)
         qsort(c->groups, c->ngroups, sizeof *c->groups, cmp_group);
-    size_t shown = c->top > 0 && (size_t)c->top < c->ngroups ? (size_t)c->top : c->ngroups;
+    size_t shown = c->common.top > 0 && (size_t)c->common.top < c->ngroups ? (size_t)c->common.top : c->ngroups;
     int64_t unsized = 0;
     for (size_t i = 0; i < c->ngroups; i++)
         unsized += c->groups[i].count - c->groups[i].sized_count;
@@ -803,7 +801,7 @@ static vp_table *collective_table(comm *c)
         }
     }
     if (shown < c->ngroups)
-        vp_table_add_note(t, "%zu more rows (--top %ld)", c->ngroups - shown, c->top);
+        vp_table_add_note(t, "%zu more rows (--top %ld)", c->ngroups - shown, c->common.top);
     if (c->ngroups == 0)
         vp_table_add_note(t, "no communication kernels (NCCL/RCCL/HCCL) in the input");
     else if (unsized)
@@ -819,8 +817,10 @@ static vp_table *collective_table(comm *c)
 
 static void comm_free(comm *c)
 {
-    for (size_t i = 0; i < c->nranks; i++)
+    for (size_t i = 0; i < c->nranks; i++) {
         free(c->ranks[i].sc);
+        free(c->ranks[i].path);
+    }
     free(c->ranks);
     vp_stt_free(&c->stt);
     vp_hccl_free(&c->hccl);
@@ -830,59 +830,193 @@ static void comm_free(comm *c)
     vp_strmap_free(c->pgs);
 }
 
+/* The partial result of traces (docs/partials.md, "comm"): per rank its
+ * totals and the communication kernels of each step, the process group
+ * names in the order they were first seen (the collectives table sorts on
+ * it), and the collectives table's rows in the order they were first
+ * seen; step_trace_time rows computed from Ascend traces.  Ascend summary
+ * files (step_trace_time.csv, communication*.json) are not in it: with them, comm reads its operands one after the other. */
+enum { COMM_PART_VERSION = 1 };
+
+static void comm_save(void *ctx, vp_buf *b)
+{
+    const comm *c = ctx;
+    vp_put_u64(b, c->nranks);
+    for (size_t i = 0; i < c->nranks; i++) {
+        const rank_row *r = &c->ranks[i];
+        vp_put_i64(b, r->rank);
+        vp_put_str(b, r->path, strlen(r->path));
+        const int64_t v[] = {r->t.first, r->t.last, r->t.span, r->t.busy, r->t.idle,
+                             r->t.compute, r->t.comm, r->t.overlap, r->t.exposed, r->t.memory,
+                             r->t.memory_exposed, r->t.free, r->t.non_compute,
+                             (int64_t)r->t.events, (int64_t)r->t.kernels, r->step_time,
+                             (int64_t)r->nsteps, (int64_t)r->gpu_events};
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+            vp_put_i64(b, v[k]);
+        vp_put_u64(b, r->nsc);
+        for (size_t k = 0; k < r->nsc; k++) {
+            vp_put_i64(b, r->sc[k].step);
+            vp_put_i64(b, r->sc[k].start);
+            vp_put_i64(b, r->sc[k].dur);
+        }
+    }
+    size_t npg = vp_strmap_count(c->pgs);
+    vp_put_u64(b, npg);
+    for (size_t i = 0; i < npg; i++) {
+        size_t len;
+        const char *k = vp_strmap_key(c->pgs, i, &len);
+        vp_put_str(b, k, len);
+    }
+    vp_put_u64(b, c->ngroups);
+    for (size_t i = 0; i < c->ngroups; i++) {
+        const coll_group *g = &c->groups[i];
+        vp_put_u64(b, (uint64_t)g->type);
+        vp_put_i64(b, g->pg);
+        vp_put_i64(b, g->group);
+        vp_put_i64(b, g->stream);
+        const int64_t v[] = {g->count, g->total, g->exposed, g->sized_bytes, g->sized_time,
+                             g->sized_count};
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+            vp_put_i64(b, v[k]);
+    }
+    asc_stt_save(&c->stt, c->stt_source, b);
+}
+
+static int comm_merge(void *ctx, const void *p, size_t n, vp_error *err)
+{
+    comm *c = ctx;
+    vp_rd r;
+    vp_rd_init(&r, p, n);
+    size_t nr = vp_get_count(&r, 20);
+    for (size_t i = 0; i < nr && !r.bad; i++) {
+        size_t ri = new_rank(c);
+        rank_row *rr = &c->ranks[ri];
+        rr->rank = (long)vp_get_i64(&r);
+        size_t len;
+        const char *path = vp_get_str(&r, &len);
+        rr->path = vp_strndup(path, len);
+        int64_t *v[] = {&rr->t.first, &rr->t.last, &rr->t.span, &rr->t.busy, &rr->t.idle,
+                        &rr->t.compute, &rr->t.comm, &rr->t.overlap, &rr->t.exposed,
+                        &rr->t.memory, &rr->t.memory_exposed, &rr->t.free, &rr->t.non_compute};
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+            *v[k] = vp_get_i64(&r);
+        rr->t.events = (uint64_t)vp_get_i64(&r);
+        rr->t.kernels = (uint64_t)vp_get_i64(&r);
+        rr->step_time = vp_get_i64(&r);
+        rr->nsteps = (size_t)vp_get_i64(&r);
+        rr->gpu_events = (uint64_t)vp_get_i64(&r);
+        size_t nsc = vp_get_count(&r, 3);
+        rr->sc = vp_malloc((nsc ? nsc : 1) * sizeof *rr->sc);
+        rr->nsc = rr->cap_sc = nsc;
+        for (size_t k = 0; k < nsc; k++) {
+            rr->sc[k].step = (long)vp_get_i64(&r);
+            rr->sc[k].start = vp_get_i64(&r);
+            rr->sc[k].dur = vp_get_i64(&r);
+        }
+    }
+    size_t npg = vp_get_count(&r, 1);
+    int32_t *pgmap = vp_malloc((npg ? npg : 1) * sizeof *pgmap);
+    for (size_t i = 0; i < npg; i++) {
+        size_t len;
+        const char *k = vp_get_str(&r, &len);
+        int inserted;
+        void **slot = vp_strmap_upsert(c->pgs, k, len, &inserted);
+        if (inserted)
+            *slot = (void *)(uintptr_t)vp_strmap_count(c->pgs);
+        pgmap[i] = (int32_t)((uintptr_t)*slot - 1);
+    }
+    size_t ng = vp_get_count(&r, 10);
+    for (size_t i = 0; i < ng && !r.bad; i++) {
+        coll_info ci = {(vp_coll)vp_get_u64(&r), -1, -1, -1};
+        int64_t pg = vp_get_i64(&r);
+        ci.group = vp_get_i64(&r);
+        int32_t stream = (int32_t)vp_get_i64(&r);
+        if (pg >= (int64_t)npg || pg < -1) {
+            r.bad = 1;
+            break;
+        }
+        ci.pg = pg >= 0 ? pgmap[pg] : -1;
+        coll_group *g = group_of(c, &ci, stream);
+        g->count += vp_get_i64(&r);
+        g->total += vp_get_i64(&r);
+        g->exposed += vp_get_i64(&r);
+        g->sized_bytes += vp_get_i64(&r);
+        g->sized_time += vp_get_i64(&r);
+        g->sized_count += vp_get_i64(&r);
+    }
+    free(pgmap);
+    asc_stt_merge(&c->stt, &c->stt_source, &r);
+    if (!vp_rd_done(&r)) {
+        vp_error_set(err, VP_EXIT_INPUT, "damaged comm partial result");
+        return -1;
+    }
+    return 0;
+}
+
+static int comm_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
+{
+    comm one;
+    memset(&one, 0, sizeof one);
+    one.common = ((const comm *)ctx)->common;
+    one.pgs = vp_strmap_new();
+    one.rank_override = -1;
+    one.pos0 = i;
+    int status = read_file(&one, input, new_rank(&one));
+    if (status == VP_EXIT_OK)
+        comm_save(&one, out);
+    comm_free(&one);
+    return status;
+}
+
 int cmd_comm(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
-        {"steps", required_argument, 0, OPT_STEPS},
-        {"top", required_argument, 0, OPT_TOP},
+        VP_STEPS_LONGOPT,
+        VP_TOP_LONGOPT,
+        VP_SCALE_LONGOPTS,
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("comm");
     comm c;
     memset(&c, 0, sizeof c);
     vp_common_init(&c.common);
+    c.pgs = vp_strmap_new();
+    c.rank_override = -1;
     int opt, status = VP_EXIT_USAGE;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int h = vp_common_option(&c.common, self, opt, optarg);
-        if (h == 2) {
-            status = VP_EXIT_OK;
-            goto out;
-        }
-        if (h < 0)
-            goto out;
-        if (h == 1)
-            continue;
-        switch (opt) {
-        case OPT_STEPS:
-            if (vp_step_range_parse(optarg, &c.steps) != 0) {
-                vp_usage_error("comm", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
-                goto out;
-            }
-            c.has_steps = 1;
-            break;
-        case OPT_TOP: {
-            char *e;
-            c.top = strtol(optarg, &e, 10);
-            if (*e || c.top <= 0) {
-                vp_usage_error("comm", "--top: expected a positive number, found '%s'", optarg);
-                goto out;
-            }
-            break;
-        }
-        default:
-            vp_usage_error("comm", "unexpected option");
-            goto out;
-        }
+    while ((opt = vp_getopt(&c.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        vp_usage_error("comm", "unexpected option");
+        status = VP_EXIT_USAGE;
+        goto out;
     }
+    if (opt == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("comm", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    c.pgs = vp_strmap_new();
-    c.rank_override = -1;
-    for (int i = optind; i < argc; i++) {
+    int ascend = 0;
+    for (int i = optind; i < argc && !vp_reducing; i++) {
+        asc_arg a = asc_arg_of(argv[i]);
+        ascend |= a.is_dir || a.kind != VP_ASC_TRACE;
+    }
+    if (!ascend) {
+        vp_parts parts = {"comm", COMM_PART_VERSION, comm_analyse, comm_merge, comm_save, &c};
+        status = vp_parts_run(&c.common, &parts, argv + optind, (size_t)(argc - optind));
+        if (status != VP_EXIT_OK) {
+            if (status == VP_PARTS_DONE)
+                status = VP_EXIT_OK;
+            goto out;
+        }
+    } else if (c.common.save_part || c.common.mpi) {
+        vp_usage_error("comm", "%s: --save-part and --mpi read traces only, not Ascend summary "
+                               "files or directories",
+                       c.common.save_part ? "--save-part" : "--mpi");
+        goto out;
+    }
+    for (int i = optind; i < argc && ascend; i++) {
         asc_arg a = asc_arg_of(argv[i]);
         if (a.is_dir)
             status = read_ascend_dir(&c, argv[i]);

@@ -32,6 +32,8 @@ const char cmd_diff_usage[] =
     "  --by rank            a row block per rank: the base's and the new run's traces\n"
     "                       of one rank compared (gates still judge the whole run)\n"
     VP_RUN_USAGE
+    "  -j, --jobs N         read N files at a time in worker processes (default: one per\n"
+    "                       online core); the output is the same for every N\n"
     "  -f, --format FMT     table (default), csv, tsv, json, md; or github, junit for\n"
     "                       the gates alone, as CI systems read them\n"
     "  -o, --output FILE    write there instead of standard output\n"
@@ -47,7 +49,7 @@ const char cmd_diff_usage[] =
     "  vprof diff base.json.gz new.json.gz\n"
     "  vprof diff --fail-if 'step.median > +5%' --fail-if 'kernel:flash_fwd.* > +10%' base/ new/\n";
 
-enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_TOP, OPT_BY };
+enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_BY };
 
 /* A directory stands for the rank traces in it, sorted by name. */
 static int expand(const char *arg, char ***out, size_t *n)
@@ -280,13 +282,14 @@ typedef struct rank_runs {
     size_t n;
 } rank_runs;
 
-static int read_each(const vp_run_cli *ro, char **paths, size_t n, rank_runs *out, int *status)
+static int read_each(const vp_run_cli *ro, const vp_common_opts *common, char **paths, size_t n,
+                     rank_runs *out, int *status)
 {
     out->runs = vp_calloc(n ? n : 1, sizeof *out->runs);
     out->ranks = vp_calloc(n ? n : 1, sizeof *out->ranks);
     out->n = n;
     for (size_t i = 0; i < n; i++) {
-        if (!(out->runs[i] = vp_run_cli_read(ro, &paths[i], 1, status)))
+        if (!(out->runs[i] = vp_run_cli_read(ro, common, &paths[i], 1, status)))
             return -1;
         out->ranks[i] = vp_run_rank(out->runs[i], 0);
     }
@@ -322,6 +325,11 @@ static int parse_time(const char *arg, int64_t *out)
     return 0;
 }
 
+static int gate_format(void *gates, const char *name)
+{
+    return vp_gate_format(gates, name);
+}
+
 int cmd_diff(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -329,36 +337,29 @@ int cmd_diff(int argc, char **argv)
         VP_RUN_LONGOPTS,
         {"fail-if", required_argument, 0, OPT_FAIL_IF},
         {"min-delta", required_argument, 0, OPT_MIN_DELTA},
-        {"top", required_argument, 0, OPT_TOP},
+        VP_TOP_LONGOPT,
         {"by", required_argument, 0, OPT_BY},
+        {"jobs", required_argument, 0, 'j'},
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("diff");
     vp_common_opts common;
     vp_common_init(&common);
     vp_run_cli ro;
-    vp_run_cli_init(&ro);
+    vp_run_cli_init(&ro, "diff");
     vp_gate_list gates = {0};
     int64_t min_delta = 0;
-    long top = 0;
     int c, status = VP_EXIT_USAGE, by_rank = 0;
     vp_run *base = NULL, *now = NULL;
     char **bp = NULL, **np = NULL;
     size_t nb = 0, nn = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        if (c == 'f' && vp_gate_format(&gates, optarg))
-            continue;
-        int h = vp_common_option(&common, self, c, optarg);
-        if (h == 2) {
-            status = VP_EXIT_OK;
-            goto out;
-        }
+    common.own_format = gate_format;
+    common.own_format_ctx = &gates;
+    while ((c = vp_getopt(&common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        status = VP_EXIT_USAGE;
+        int h = vp_run_option(&ro, "diff", c, optarg);
         if (h < 0)
-            goto out;
-        if (h == 1)
-            continue;
-        if ((h = vp_run_option(&ro, "diff", c, optarg)) < 0)
             goto out;
         if (h == 1)
             continue;
@@ -380,20 +381,14 @@ int cmd_diff(int argc, char **argv)
                 goto out;
             }
             break;
-        case OPT_TOP: {
-            char *e;
-            top = strtol(optarg, &e, 10);
-            if (*e || top <= 0) {
-                vp_usage_error("diff", "--top: expected a positive number, found '%s'", optarg);
-                goto out;
-            }
-            break;
-        }
         default:
             vp_usage_error("diff", "unexpected option");
             goto out;
         }
     }
+    if (c == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
     if (argc - optind != 2) {
         vp_usage_error("diff", "expected BASE and NEW (a trace or a directory of rank traces each), "
                                "found %d argument%s", argc - optind, argc - optind == 1 ? "" : "s");
@@ -403,14 +398,13 @@ int cmd_diff(int argc, char **argv)
         vp_usage_error("diff", "-f github and -f junit report gates: give --fail-if");
         goto out;
     }
-    ro.run.partial = common.partial;
     if (expand(argv[optind], &bp, &nb) != 0 || expand(argv[optind + 1], &np, &nn) != 0 || !nb || !nn) {
         fprintf(stderr, "vprof: diff: %s: no trace found\n", !nb ? argv[optind] : argv[optind + 1]);
         status = VP_EXIT_INPUT;
         goto out;
     }
-    if (!(base = vp_run_cli_read(&ro, bp, nb, &status)) ||
-        !(now = vp_run_cli_read(&ro, np, nn, &status)))
+    if (!(base = vp_run_cli_read(&ro, &common, bp, nb, &status)) ||
+        !(now = vp_run_cli_read(&ro, &common, np, nn, &status)))
         goto out;
 
     vp_verdict *v = NULL;
@@ -432,12 +426,13 @@ int cmd_diff(int argc, char **argv)
         t[2] = new_metric_table(by_rank, raw);
         nt = 3;
         if (!by_rank) {
-            hidden = add_kernel_rows(t[0], base, now, -1, min_delta, top);
+            hidden = add_kernel_rows(t[0], base, now, -1, min_delta, common.top);
             add_class_rows(t[1], base, now, -1);
             add_metric_rows(t[2], base, now, -1, raw);
         } else {
             rank_runs rb = {0}, rn = {0};
-            if (read_each(&ro, bp, nb, &rb, &status) == 0 && read_each(&ro, np, nn, &rn, &status) == 0) {
+            if (read_each(&ro, &common, bp, nb, &rb, &status) == 0 &&
+                read_each(&ro, &common, np, nn, &rn, &status) == 0) {
                 for (size_t i = 0; i < rb.n; i++) {
                     size_t j = 0;
                     while (j < rn.n && rn.ranks[j] != rb.ranks[i])
@@ -446,7 +441,8 @@ int cmd_diff(int argc, char **argv)
                         vp_table_add_note(t[0], "rank %ld is only in the base run", rb.ranks[i]);
                         continue;
                     }
-                    hidden += add_kernel_rows(t[0], rb.runs[i], rn.runs[j], rb.ranks[i], min_delta, top);
+                    hidden += add_kernel_rows(t[0], rb.runs[i], rn.runs[j], rb.ranks[i], min_delta,
+                                              common.top);
                     add_class_rows(t[1], rb.runs[i], rn.runs[j], rb.ranks[i]);
                     add_metric_rows(t[2], rb.runs[i], rn.runs[j], rb.ranks[i], raw);
                 }

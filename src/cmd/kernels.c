@@ -8,8 +8,10 @@
 
 #include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "cmd/scale.h"
 #include "vprof/ascend.h"
 #include "vprof/classify.h"
+#include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
@@ -35,19 +37,18 @@ const char cmd_kernels_usage[] =
     "  --by DIMS          group by name (default), and/or class, stream, rank, device,\n"
     "                     type, core (Ascend)\n"
     "                     (comma list; the columns come before Name in that order)\n"
-    "  --top N            keep the N largest rows, fold the rest into (others)\n"
+    VP_TOP_USAGE
     "  --sort KEY         total (default), count, avg, med, max or name\n"
     "  --filter REGEX     keep kernels whose name matches (POSIX extended regex)\n"
     "  --exclude REGEX    drop kernels whose name matches\n"
-    "  --steps A:B        keep kernels launched inside ProfilerStep#A .. before #B\n"
-    "                     (Python slice over the steps present; -1 = the last step;\n"
-    "                     ':-1' drops the last step as HTA does; '5' = step 5 only)\n"
+    VP_STEPS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --full-names   never shorten kernel names in the table format\n"
     "      --partial      accept a truncated trace, with a warning saying how much was read\n"
     "  -v, --verbose      say which rank each file is, and why, and what was read\n"
     "  -q, --quiet        no warnings, no progress bar\n"
+    VP_SCALE_USAGE
     "  -h, --help         this help\n"
     "\n"
     "Columns: Time (%) is the row's share of the listed total; Total, Avg, Med (exact\n"
@@ -65,11 +66,9 @@ enum { SORT_TOTAL, SORT_COUNT, SORT_AVG, SORT_MED, SORT_MAX, SORT_NAME };
 enum {
     OPT_INCLUDE = VP_OPT_FIRST_CMD,
     OPT_BY,
-    OPT_TOP,
     OPT_SORT,
     OPT_FILTER,
     OPT_EXCLUDE,
-    OPT_STEPS,
 };
 
 typedef struct kname {
@@ -115,13 +114,12 @@ typedef struct kernels {
     char dim_order[6]; /* 'c', 's', 'r', 'd', 'y' (type), 'k' (core) in --by order */
     int by_name;       /* name is a grouping (always, unless --by names only type/core) */
     int ndims;
-    long top;
     int sort;
     regex_t filter, exclude;
     int has_filter, has_exclude;
-    vp_step_range steps;
-    int has_steps;
 
+    /* The result so far: a partial result (one input's, or the merge of
+     * the first inputs'), see kernels_save. */
     vp_strmap *names;  /* name -> index + 1 into knames */
     kname *knames;
     size_t nnames, cap_names;
@@ -139,7 +137,9 @@ typedef struct kernels {
     long rank_override;/* the rank of the file being read (Ascend directories), -1 */
     long *ranks;       /* per file */
     long *merged;      /* per file: pids per rank of a merged trace, 0 for others */
+    char **paths;      /* per file */
     size_t nfiles;
+    size_t pos0;       /* the position of the first file (its operand's) */
 } kernels;
 
 static void add_sample(group *g, int64_t v)
@@ -358,7 +358,7 @@ static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *st
 static void resolve_steps(kernels *k, vp_steps *steps, const char *path, size_t first)
 {
     size_t nsteps = vp_steps_count(steps);
-    size_t chosen = vp_steps_select(steps, &k->steps);
+    size_t chosen = vp_steps_select(steps, &k->common.steps);
     if (nsteps == 0)
         vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no kernel is "
                 "kept",
@@ -391,7 +391,7 @@ static int read_file(kernels *k, const char *path, size_t file)
         vp_error_print(&err);
         return VP_EXIT_INPUT;
     }
-    vp_steps *steps = k->has_steps ? vp_steps_new() : NULL;
+    vp_steps *steps = k->common.has_steps ? vp_steps_new() : NULL;
     file_counts fc = {0};
     vp_npu_tracks_free(k->npu);
     k->npu = vp_npu_tracks_new();
@@ -412,7 +412,7 @@ static int read_file(kernels *k, const char *path, size_t file)
         vp_steps_free(steps);
     }
     vp_rank_source rs;
-    k->ranks[file] = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    k->ranks[file] = vp_rank_detect(vp_trace_meta(t), path, (long)(k->pos0 + file), &rs);
     if (k->rank_override >= 0)
         k->ranks[file] = k->rank_override;
     const vp_trace_stats *st = vp_trace_get_stats(t);
@@ -458,7 +458,7 @@ static void take_row(void *ctx, const vp_asc_kernel *r)
     cc->rows++;
     uint32_t gi = group_for(k, cc->file, ni, -1, r->device, r->stream,
                             intern(k, r->type, strlen(r->type)), intern(k, r->core, tn));
-    if (k->has_steps)
+    if (k->common.has_steps)
         hold(k, r->dur, r->step >= 0 ? r->step : INT64_MIN, gi, -1);
     else
         add_sample(&k->groups[gi], r->dur);
@@ -485,7 +485,7 @@ static void resolve_csv_steps(kernels *k, const char *path)
         v[j] = x;
         m++;
     }
-    const vp_step_range *r = &k->steps;
+    const vp_step_range *r = &k->common.steps;
     size_t a = 0, b = m;
     if (r->single) {
         a = m;
@@ -535,10 +535,10 @@ static int read_csv(kernels *k, const char *path, size_t file)
         vp_error_print(&err);
         return VP_EXIT_INPUT;
     }
-    if (k->has_steps)
+    if (k->common.has_steps)
         resolve_csv_steps(k, path);
     if (k->ranks[file] < 0)
-        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)file;
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
     if (skipped)
         vp_warn("%s: %llu rows without a duration were skipped", path,
                 (unsigned long long)skipped);
@@ -548,12 +548,14 @@ static int read_csv(kernels *k, const char *path, size_t file)
     return VP_EXIT_OK;
 }
 
-static size_t new_file(kernels *k)
+static size_t new_file(kernels *k, const char *path)
 {
     k->ranks = vp_realloc(k->ranks, (k->nfiles + 1) * sizeof *k->ranks);
     k->merged = vp_realloc(k->merged, (k->nfiles + 1) * sizeof *k->merged);
+    k->paths = vp_realloc(k->paths, (k->nfiles + 1) * sizeof *k->paths);
     k->ranks[k->nfiles] = -1;
     k->merged[k->nfiles] = 0;
+    k->paths[k->nfiles] = vp_strdup(path);
     return k->nfiles++;
 }
 
@@ -583,8 +585,8 @@ static int read_ascend_dir(kernels *k, const char *path)
             break;
         }
         k->rank_override = r->rank;
-        size_t file = new_file(k);
-        status = f == r->files[VP_ASC_KERNELS] ? read_csv(k, f, file) : read_file(k, f, file);
+        size_t file = new_file(k, f);
+        status = f != r->files[VP_ASC_TRACE] ? read_csv(k, f, file) : read_file(k, f, file);
         k->rank_override = -1;
     }
     vp_asc_run_free(&run);
@@ -683,7 +685,7 @@ static vp_table *build_table(kernels *k)
     if (n)
         qsort(k->groups, n, sizeof *k->groups, cmp_group);
 
-    size_t shown = k->top > 0 && (size_t)k->top < n ? (size_t)k->top : n;
+    size_t shown = k->common.top > 0 && (size_t)k->common.top < n ? (size_t)k->common.top : n;
     for (size_t i = 0; i < shown; i++) {
         const group *g = &k->groups[i];
         size_t row = vp_table_add_row(t);
@@ -828,7 +830,8 @@ static int compile(regex_t *re, const char *pattern, const char *opt)
     return 0;
 }
 
-static void kernels_free(kernels *k)
+/* The result, not the options (a worker's copy shares the regexes). */
+static void kernels_free_data(kernels *k)
 {
     for (size_t i = 0; i < k->ngroups; i++)
         free(k->groups[i].samples);
@@ -840,29 +843,200 @@ static void kernels_free(kernels *k)
     free(k->pend);
     free(k->ranks);
     free(k->merged);
+    for (size_t i = 0; i < k->nfiles; i++)
+        free(k->paths[i]);
+    free(k->paths);
     vp_strmap_free(k->names);
     vp_strmap_free(k->strs);
     for (size_t i = 0; i < k->nstr; i++)
         free(k->str[i]);
     free(k->str);
     vp_npu_tracks_free(k->npu);
+}
+
+static void kernels_free(kernels *k)
+{
+    kernels_free_data(k);
     if (k->has_filter)
         regfree(&k->filter);
     if (k->has_exclude)
         regfree(&k->exclude);
 }
 
+/* One operand: a trace, an Ascend CSV or database, or an Ascend directory. */
+static int read_input(kernels *k, const char *arg)
+{
+    asc_arg a = asc_arg_of(arg);
+    if (a.is_dir)
+        return read_ascend_dir(k, arg);
+    if (a.kind == VP_ASC_KERNELS || a.kind == VP_ASC_DB)
+        return read_csv(k, arg, new_file(k, arg));
+    if (a.kind != VP_ASC_TRACE) {
+        fprintf(stderr, "vprof: %s: a %s has no kernels (kernels reads traces, "
+                            "kernel_details.csv and op_summary CSVs)\n",
+                    arg, vp_asc_file_name(a.kind));
+        return VP_EXIT_INPUT;
+    }
+    return read_file(k, arg, new_file(k, arg));
+}
+
+/* The partial result (docs/partials.md, "kernels"): the files (rank,
+ * merged-trace pids, path), the interned Ascend strings, the kernel names
+ * and the groups with every sample, in the order they were first seen:
+ * merged in input order they give the groups, and the samples in each,
+ * in the order one process reading the files in turn gives them. */
+enum { KERNELS_PART_VERSION = 1 };
+
+static void kernels_save(void *ctx, vp_buf *b)
+{
+    const kernels *k = ctx;
+    vp_put_u64(b, k->nfiles);
+    for (size_t i = 0; i < k->nfiles; i++) {
+        vp_put_i64(b, k->ranks[i]);
+        vp_put_i64(b, k->merged[i]);
+        vp_put_str(b, k->paths[i], strlen(k->paths[i]));
+    }
+    vp_put_u64(b, k->nstr ? k->nstr - 1 : 0);
+    for (size_t i = 1; i < k->nstr; i++)
+        vp_put_str(b, k->str[i], strlen(k->str[i]));
+    vp_put_u64(b, k->nnames);
+    for (size_t i = 0; i < k->nnames; i++) {
+        vp_put_str(b, k->knames[i].text, k->knames[i].len);
+        vp_put_u64(b, (uint64_t)k->knames[i].cls);
+    }
+    vp_put_u64(b, k->ngroups);
+    for (size_t i = 0; i < k->ngroups; i++) {
+        const group *g = &k->groups[i];
+        vp_put_u64(b, g->key.name == UINT32_MAX ? 0 : (uint64_t)g->key.name + 1);
+        vp_put_u64(b, (uint64_t)g->key.file);
+        vp_put_i64(b, g->key.device);
+        vp_put_i64(b, g->key.stream);
+        vp_put_u64(b, (uint64_t)g->key.cls);
+        vp_put_u64(b, (uint64_t)g->key.mrank);
+        vp_put_u64(b, (uint64_t)g->key.type);
+        vp_put_u64(b, (uint64_t)g->key.core);
+        vp_put_u64(b, g->n);
+        for (size_t j = 0; j < g->n; j++)
+            vp_put_i64(b, g->samples[j]);
+    }
+}
+
+static int kernels_merge(void *ctx, const void *p, size_t n, vp_error *err)
+{
+    kernels *k = ctx;
+    vp_rd r;
+    vp_rd_init(&r, p, n);
+    size_t base = k->nfiles;
+    size_t nf = vp_get_count(&r, 3);
+    for (size_t i = 0; i < nf; i++) {
+        long rank = (long)vp_get_i64(&r), merged = (long)vp_get_i64(&r);
+        size_t len;
+        const char *path = vp_get_str(&r, &len);
+        char *tmp = vp_strndup(path, len);
+        size_t f = new_file(k, tmp);
+        free(tmp);
+        k->ranks[f] = rank;
+        k->merged[f] = merged;
+    }
+    size_t ns = vp_get_count(&r, 1);
+    int32_t *smap = vp_malloc((ns + 1) * sizeof *smap);
+    smap[0] = 0;
+    for (size_t i = 0; i < ns; i++) {
+        size_t len;
+        const char *t = vp_get_str(&r, &len);
+        smap[i + 1] = intern(k, t, len);
+    }
+    size_t nn = vp_get_count(&r, 2);
+    uint32_t *nmap = vp_malloc((nn ? nn : 1) * sizeof *nmap);
+    for (size_t i = 0; i < nn; i++) {
+        size_t len;
+        const char *t = vp_get_str(&r, &len);
+        uint64_t cls = vp_get_u64(&r);
+        nmap[i] = name_index(k, t, len, cls < VP_CLASS_COUNT ? (vp_kclass)cls : VP_CLASS_COMPUTE);
+    }
+    size_t ng = vp_get_count(&r, 9);
+    for (size_t i = 0; i < ng && !r.bad; i++) {
+        uint64_t name = vp_get_u64(&r), file = vp_get_u64(&r);
+        group_key key = {.device = vp_get_i64(&r), .stream = vp_get_i64(&r)};
+        key.cls = (int32_t)vp_get_u64(&r);
+        key.mrank = (int32_t)vp_get_u64(&r);
+        uint64_t type = vp_get_u64(&r), core = vp_get_u64(&r);
+        size_t cnt = vp_get_count(&r, 1);
+        if (name > nn || file >= (nf ? nf : 1) || type > ns || core > ns) {
+            r.bad = 1;
+            break;
+        }
+        key.name = name ? nmap[name - 1] : UINT32_MAX;
+        key.file = k->dims & DIM_RANK ? (int32_t)(base + file) : 0;
+        key.type = smap[type];
+        key.core = smap[core];
+        uint32_t gi;
+        if (k->dims == 0) {
+            if (key.name == UINT32_MAX) {
+                r.bad = 1;
+                break;
+            }
+            kname *kn = &k->knames[key.name];
+            if (kn->group == UINT32_MAX)
+                kn->group = new_group(k, &key);
+            gi = kn->group;
+        } else {
+            gi = group_of(k, &key);
+        }
+        group *g = &k->groups[gi];
+        for (size_t j = 0; j < cnt; j++)
+            add_sample(g, vp_get_i64(&r));
+    }
+    free(smap);
+    free(nmap);
+    if (!vp_rd_done(&r)) {
+        vp_error_set(err, VP_EXIT_INPUT, "damaged kernels partial result");
+        return -1;
+    }
+    return 0;
+}
+
+/* A fresh result with k's options, for operand i alone. */
+static int kernels_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
+{
+    kernels one = *(const kernels *)ctx;
+    one.names = vp_strmap_new();
+    one.strs = vp_strmap_new();
+    one.knames = NULL;
+    one.nnames = one.cap_names = 0;
+    one.groups = NULL;
+    one.ngroups = one.cap_groups = 0;
+    one.gindex = NULL;
+    one.gcap = 0;
+    one.pend = NULL;
+    one.npend = one.cap_pend = 0;
+    one.str = NULL;
+    one.nstr = 0;
+    one.npu = NULL;
+    one.rank_override = -1;
+    one.ranks = one.merged = NULL;
+    one.paths = NULL;
+    one.nfiles = 0;
+    one.pos0 = i;
+    int status = read_input(&one, input);
+    if (status == VP_EXIT_OK)
+        kernels_save(&one, out);
+    kernels_free_data(&one);
+    return status;
+}
+
 int cmd_kernels(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TOP_LONGOPT,
+        VP_STEPS_LONGOPT,
+        VP_SCALE_LONGOPTS,
         {"include", required_argument, 0, OPT_INCLUDE},
         {"by", required_argument, 0, OPT_BY},
-        {"top", required_argument, 0, OPT_TOP},
         {"sort", required_argument, 0, OPT_SORT},
         {"filter", required_argument, 0, OPT_FILTER},
         {"exclude", required_argument, 0, OPT_EXCLUDE},
-        {"steps", required_argument, 0, OPT_STEPS},
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("kernels");
@@ -871,18 +1045,13 @@ int cmd_kernels(int argc, char **argv)
     vp_common_init(&k.common);
     k.kinds = 1u << VP_GPU_KERNEL;
     k.by_name = 1;
+    k.names = vp_strmap_new();
+    k.strs = vp_strmap_new();
+    k.rank_override = -1;
     int c, status = VP_EXIT_USAGE;
     optind = 1;
-    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int h = vp_common_option(&k.common, self, c, optarg);
-        if (h == 2) {
-            status = VP_EXIT_OK;
-            goto out;
-        }
-        if (h < 0)
-            goto out;
-        if (h == 1)
-            continue;
+    while ((c = vp_getopt(&k.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        status = VP_EXIT_USAGE;
         switch (c) {
         case OPT_INCLUDE:
             if (parse_include(&k, optarg) != 0)
@@ -892,15 +1061,6 @@ int cmd_kernels(int argc, char **argv)
             if (parse_by(&k, optarg) != 0)
                 goto out;
             break;
-        case OPT_TOP: {
-            char *e;
-            k.top = strtol(optarg, &e, 10);
-            if (*e || k.top <= 0) {
-                vp_usage_error("kernels", "--top: expected a positive number, found '%s'", optarg);
-                goto out;
-            }
-            break;
-        }
         case OPT_SORT:
             if (parse_sort(&k, optarg) != 0)
                 goto out;
@@ -921,52 +1081,37 @@ int cmd_kernels(int argc, char **argv)
                 goto out;
             k.has_exclude = 1;
             break;
-        case OPT_STEPS:
-            if (vp_step_range_parse(optarg, &k.steps) != 0) {
-                vp_usage_error("kernels", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
-                goto out;
-            }
-            k.has_steps = 1;
-            break;
         default:
             vp_usage_error("kernels", "unexpected option");
             goto out;
         }
     }
+    if (c == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("kernels", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    k.names = vp_strmap_new();
-    k.strs = vp_strmap_new();
-    k.rank_override = -1;
-    for (int i = optind; i < argc; i++) {
-        asc_arg a = asc_arg_of(argv[i]);
-        if (a.is_dir) {
-            status = read_ascend_dir(&k, argv[i]);
-        } else if (a.kind == VP_ASC_KERNELS) {
-            status = read_csv(&k, argv[i], new_file(&k));
-        } else if (a.kind != VP_ASC_TRACE) {
-            fprintf(stderr, "vprof: %s: a %s has no kernels (kernels reads traces, "
-                            "kernel_details.csv and op_summary CSVs)\n",
-                    argv[i], vp_asc_file_name(a.kind));
-            status = VP_EXIT_INPUT;
-        } else {
-            status = read_file(&k, argv[i], new_file(&k));
-        }
-        if (status != VP_EXIT_OK)
-            goto out;
+    vp_parts parts = {"kernels", KERNELS_PART_VERSION, kernels_analyse, kernels_merge,
+                      kernels_save, &k};
+    status = vp_parts_run(&k.common, &parts, argv + optind, (size_t)(argc - optind));
+    if (status != VP_EXIT_OK) {
+        if (status == VP_PARTS_DONE)
+            status = VP_EXIT_OK;
+        goto out;
     }
     if (k.dims & DIM_RANK) {
         for (size_t i = 0; i < k.nfiles; i++)
             for (size_t j = 0; j < i; j++)
                 if (k.ranks[i] == k.ranks[j] && !k.merged[i] && !k.merged[j])
                     vp_warn("%s and %s both are rank %ld: their rows are added together",
-                            argv[optind + (int)j], argv[optind + (int)i], k.ranks[i]);
+                            k.paths[j], k.paths[i], k.ranks[i]);
     }
     vp_table *t = build_table(&k);
     if (vp_table_rows(t) == 0)
-        vp_table_add_note(t, "no GPU kernels in the input%s", k.has_steps ? " (with --steps)" : "");
+        vp_table_add_note(t, "no GPU kernels in the input%s",
+                          k.common.has_steps ? " (with --steps)" : "");
     status = vp_emit_tables(&k.common, &t, 1, "vprof.kernels/1");
     vp_table_free(t);
 out:

@@ -72,7 +72,7 @@ const char cmd_memory_usage[] =
     "pickle that asks to run code).\n";
 
 enum {
-    OPT_TOP = VP_OPT_FIRST_CMD,
+    OPT_FIRST = VP_OPT_FIRST_CMD,
     OPT_BY,
     OPT_STACK,
     OPT_ALL_FRAMES,
@@ -1121,7 +1121,7 @@ int cmd_memory(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
-        {"top", required_argument, 0, OPT_TOP},
+        VP_TOP_LONGOPT,
         {"by", required_argument, 0, OPT_BY},
         {"stack", required_argument, 0, OPT_STACK},
         {"all-frames", no_argument, 0, OPT_ALL_FRAMES},
@@ -1137,7 +1137,8 @@ int cmd_memory(int argc, char **argv)
     int c;
     long v;
     optind = 1;
-    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+    o.common.top = o.top;
+    while ((c = getopt_long(argc, argv, "f:o:qvh", longopts, NULL)) != -1) {
         int rc = vp_common_option(&o.common, self, c, optarg);
         if (rc < 0)
             return VP_EXIT_USAGE;
@@ -1146,10 +1147,6 @@ int cmd_memory(int argc, char **argv)
         if (rc == 1)
             continue;
         switch (c) {
-        case OPT_TOP:
-            if (parse_count(optarg, 0, 1000000000, &o.top) < 0)
-                return vp_usage_error("memory", "--top needs a count (0 = all), not '%s'", optarg);
-            break;
         case OPT_BY:
             if (strcmp(optarg, "site") == 0)
                 o.by_site = 1;
@@ -1184,6 +1181,7 @@ int cmd_memory(int argc, char **argv)
             return vp_usage_error("memory", "unexpected option");
         }
     }
+    o.top = o.common.top;
     if (optind >= argc)
         return vp_usage_error("memory", "no input given (a snapshot, a trace or a memory timeline)");
     if (argc - optind > 1)

@@ -88,7 +88,6 @@ enum {
     OPT_LEVEL = VP_OPT_FIRST_CMD,
     OPT_ALIGN,
     OPT_RANKS,
-    OPT_STEPS,
     OPT_WINDOW,
     OPT_DROP,
     OPT_KEEP,
@@ -1264,7 +1263,7 @@ int cmd_merge(int argc, char **argv)
         {"level", required_argument, 0, OPT_LEVEL},
         {"align", required_argument, 0, OPT_ALIGN},
         {"ranks", required_argument, 0, OPT_RANKS},
-        {"steps", required_argument, 0, OPT_STEPS},
+        VP_STEPS_LONGOPT,
         {"window", required_argument, 0, OPT_WINDOW},
         {"drop", required_argument, 0, OPT_DROP},
         {"keep", required_argument, 0, OPT_KEEP},
@@ -1319,13 +1318,6 @@ int cmd_merge(int argc, char **argv)
                 goto out;
             }
             break;
-        case OPT_STEPS:
-            if (vp_step_range_parse(optarg, &m.steps) != 0) {
-                vp_usage_error("merge", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
-                goto out;
-            }
-            m.has_steps = 1;
-            break;
         case OPT_WINDOW:
             if (parse_window(&m, optarg) != 0) {
                 vp_usage_error("merge", "--window: expected T0:T1 in microseconds (T0 <= T1), found '%s'",
@@ -1357,6 +1349,8 @@ int cmd_merge(int argc, char **argv)
         vp_usage_error("merge", "no output given (-o FILE, or -o - for standard output)");
         goto out;
     }
+    m.steps = common.steps;
+    m.has_steps = common.has_steps;
     if (optind >= argc) {
         vp_usage_error("merge", "no trace given");
         goto out;

@@ -70,7 +70,7 @@ enum {
     OPT_EXPERTS, OPT_TOP_K, OPT_MOE_FFN, OPT_SHARED_FFN, OPT_DENSE_LAYERS,
     OPT_TIED, OPT_UNTIED, OPT_MLP,
     OPT_SEQ_LEN, OPT_SEQLENS, OPT_TOKENS_PER_STEP, OPT_GLOBAL_BATCH,
-    OPT_STEP_TIME, OPT_TOKENS_PER_SEC, OPT_LOG, OPT_STEPS, OPT_WORLD_SIZE,
+    OPT_STEP_TIME, OPT_TOKENS_PER_SEC, OPT_LOG, OPT_WORLD_SIZE,
     OPT_GPU, OPT_PEAK, OPT_DTYPE, OPT_CONVENTION, OPT_RECOMPUTE,
 };
 
@@ -808,7 +808,7 @@ int cmd_mfu(int argc, char **argv)
         {"step-time", required_argument, 0, OPT_STEP_TIME},
         {"tokens-per-sec", required_argument, 0, OPT_TOKENS_PER_SEC},
         {"log", required_argument, 0, OPT_LOG},
-        {"steps", required_argument, 0, OPT_STEPS},
+        VP_STEPS_LONGOPT,
         {"world-size", required_argument, 0, OPT_WORLD_SIZE},
         {"gpu", required_argument, 0, OPT_GPU},
         {"peak-tflops", required_argument, 0, OPT_PEAK},
@@ -834,7 +834,7 @@ int cmd_mfu(int argc, char **argv)
     vp_buf notes = {0};
     int c, k, status = VP_EXIT_USAGE;
     optind = 1;
-    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:o:qvh", longopts, NULL)) != -1) {
         int h = vp_common_option(&m.common, self, c, optarg);
         if (h == 2) {
             status = VP_EXIT_OK;
@@ -882,13 +882,6 @@ int cmd_mfu(int argc, char **argv)
                 goto out;
             break;
         case OPT_LOG: m.log_path = optarg; break;
-        case OPT_STEPS:
-            if (vp_step_range_parse(optarg, &m.steps) != 0) {
-                vp_usage_error("mfu", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
-                goto out;
-            }
-            m.has_steps = 1;
-            break;
         case OPT_WORLD_SIZE:
             if (parse_count("--world-size", optarg, &m.world_size) != 0)
                 goto out;
@@ -919,6 +912,8 @@ int cmd_mfu(int argc, char **argv)
             goto out;
         }
     }
+    m.steps = m.common.steps;
+    m.has_steps = m.common.has_steps;
     if (argc - optind > 1) {
         vp_usage_error("mfu", "one trace at a time (found %d): the step time is one rank's",
                        argc - optind);

@@ -7,8 +7,7 @@
 #include "vprof/runstats.h"
 
 enum {
-    VP_OPT_RUN_STEPS = 1050,
-    VP_OPT_RUN_MODEL,
+    VP_OPT_RUN_MODEL = 1050,
     VP_OPT_RUN_TOKENS,
     VP_OPT_RUN_SEQLEN,
     VP_OPT_RUN_PEAK,
@@ -16,7 +15,7 @@ enum {
 };
 
 #define VP_RUN_LONGOPTS \
-    {"steps", required_argument, 0, VP_OPT_RUN_STEPS}, \
+    VP_STEPS_LONGOPT, \
     {"model", required_argument, 0, VP_OPT_RUN_MODEL}, \
     {"tokens-per-step", required_argument, 0, VP_OPT_RUN_TOKENS}, \
     {"seq-len", required_argument, 0, VP_OPT_RUN_SEQLEN}, \
@@ -33,18 +32,23 @@ enum {
     "  --world-size N       GPUs of the run (default: the traces given)\n"
 
 typedef struct vp_run_cli {
+    const char *cmd;       /* in partial headers: vprof reduce runs it */
     vp_run_opts run;
     vp_run_mfu_opts mfu;
 } vp_run_cli;
 
-void vp_run_cli_init(vp_run_cli *o);
+void vp_run_cli_init(vp_run_cli *o, const char *cmd);
 
 /* 1 when c was one of these options (handled), 0 when not, -1 after a
  * usage error was printed. */
 int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg);
 
-/* Reads a run, adding MFU when --model was given; prints the error and
- * sets *status on failure. */
-vp_run *vp_run_cli_read(const vp_run_cli *o, char *const *paths, size_t n, int *status);
+/* Reads a run from its files (common: --steps, --partial, and -j,
+ * --save-part, --mpi through cmd/scale.h), adding MFU when --model was
+ * given; prints the error and sets *status on failure.  NULL with
+ * *status 0 when there is nothing to print here (--save-part, an MPI
+ * process other than rank 0). */
+vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char *const *paths,
+                        size_t n, int *status);
 
 #endif

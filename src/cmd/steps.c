@@ -9,6 +9,7 @@
 
 #include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "cmd/scale.h"
 #include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
@@ -47,6 +48,7 @@ const char cmd_steps_usage[] =
     "      --partial      accept a truncated trace, with a warning\n"
     "  -v, --verbose      say which rank each file is, and what was read\n"
     "  -q, --quiet        no warnings, no progress bar\n"
+    VP_SCALE_USAGE
     "  -h, --help         this help\n"
     "\n"
     "Columns (exact definitions in docs/steps.md): GPU Span = first start to last\n"
@@ -62,7 +64,7 @@ const char cmd_steps_usage[] =
     "  vprof steps trace.json.gz\n"
     "  vprof steps --idle --steps :-1 -f csv trace.json.gz\n";
 
-enum { OPT_STEPS = VP_OPT_FIRST_CMD, OPT_PER_RANK, OPT_IDLE, OPT_KERNEL_WAIT };
+enum { OPT_PER_RANK = VP_OPT_FIRST_CMD, OPT_IDLE, OPT_KERNEL_WAIT };
 
 /* The numeric columns of a step row, in table order. */
 enum {
@@ -94,9 +96,8 @@ typedef struct temporal_row {
 
 typedef struct stepsc {
     vp_common_opts common;
-    vp_step_range range;
-    int has_range;
     int per_rank, idle;
+    size_t pos0;           /* the position of the first trace (its operand's) */
     int64_t kernel_wait;   /* ns */
     size_t nfiles;
     step_row *rows;
@@ -247,7 +248,7 @@ static void step_rows(stepsc *s, vp_gpuwork *w, phases *ph, long rank)
         s->outside += f[1];
         for (size_t i = 0; i < nsteps; i++) {
             int64_t a, b;
-            if (vp_steps_window(w->steps, i, &a, &b) != 1 && s->has_range)
+            if (vp_steps_window(w->steps, i, &a, &b) != 1 && s->common.has_steps)
                 continue;
             step_row *r = new_row(s);
             r->rank = rank;
@@ -366,23 +367,20 @@ static int read_file(stepsc *s, const char *path, size_t file)
     }
     const char *name = vp_trace_name(t);
     size_t nsteps = vp_steps_count(w.steps);
-    size_t chosen = vp_gpuwork_resolve(&w, s->has_range ? &s->range : NULL);
-    if (s->has_range && nsteps == 0)
+    size_t chosen = vp_gpuwork_resolve(&w, s->common.has_steps ? &s->common.steps : NULL);
+    if (s->common.has_steps && nsteps == 0)
         vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no GPU work is kept",
                 name);
-    else if (s->has_range && chosen == 0)
+    else if (s->common.has_steps && chosen == 0)
         vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", name,
                 vp_steps_number(w.steps, 0), vp_steps_number(w.steps, nsteps - 1));
     vp_rank_source rs;
-    long rank = vp_rank_detect(vp_trace_meta(t), path, (long)file, &rs);
+    long rank = vp_rank_detect(vp_trace_meta(t), path, (long)(s->pos0 + file), &rs);
     if (s->rank_override >= 0)
         rank = s->rank_override;
     if (!s->idle && (vp_npu_tracks_seen(w.npu) || w.nslices)) {
-        int slices = vp_stt_from_work(&w, rank, s->has_range, &s->stt);
-        s->stt_source = slices ? "from trace_view.json's Overlap Analysis slices (torch_npu's "
-                                 "step_trace_time)"
-                               : "from the device tasks and HCCL operations of the trace "
-                                 "(msprof's overlap definitions)";
+        int slices = vp_stt_from_work(&w, rank, s->common.has_steps, &s->stt);
+        s->stt_source = asc_stt_trace_source(slices);
     }
     if (s->idle) {
         vp_gpu_sets sets;
@@ -479,7 +477,7 @@ static vp_table *steps_table(stepsc *s, int rank_col)
         vp_table_add_note(t, "%s no ProfilerStep#N annotations: one row for the whole trace, "
                              "without the CPU columns, which need step windows",
                           s->nfiles > 1 ? "some traces have" : "the trace has");
-    if (s->outside && !s->has_range)
+    if (s->outside && !s->common.has_steps)
         vp_table_add_note(t, "%llu GPU event%s launched outside every step (or by no recorded "
                              "launch call): in no row",
                           (unsigned long long)s->outside, s->outside == 1 ? " was" : "s were");
@@ -621,7 +619,7 @@ static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind
 {
     vp_error err = {0};
     if (!is_dir) {
-        if (kind != VP_ASC_STEP_TRACE) {
+        if (kind != VP_ASC_STEP_TRACE && kind != VP_ASC_DB) {
             fprintf(stderr, "vprof: %s: a %s has no steps (steps reads traces and "
                             "step_trace_time.csv)\n",
                     path, vp_asc_file_name(kind));
@@ -682,11 +680,130 @@ static void steps_free(stepsc *s)
     free(s->trows);
 }
 
+/* The partial result of traces (docs/partials.md, "steps"): the rows of
+ * each table as the files gave them (the per-step rows of all ranks are
+ * merged only when the tables are built), the counters of the notes, and
+ * step_trace_time rows computed from Ascend traces.  step_trace_time.csv
+ * files and Ascend directories are not in it: with them, steps reads its
+ * operands one after the other. */
+enum { STEPS_PART_VERSION = 1 };
+
+static void steps_save(void *ctx, vp_buf *b)
+{
+    const stepsc *s = ctx;
+    vp_put_u64(b, s->nfiles);
+    vp_put_u64(b, s->nrows);
+    for (size_t i = 0; i < s->nrows; i++) {
+        const step_row *r = &s->rows[i];
+        vp_put_i64(b, r->rank);
+        vp_put_i64(b, r->step);
+        vp_put_u64(b, (uint64_t)r->has_cpu);
+        for (int k = 0; k < V_COUNT; k++)
+            vp_put_i64(b, r->v[k]);
+    }
+    vp_put_u64(b, s->nirows);
+    for (size_t i = 0; i < s->nirows; i++) {
+        const idle_row *r = &s->irows[i];
+        const int64_t v[] = {r->rank, r->stream, r->host, r->kernel, r->other};
+        for (size_t k = 0; k < 5; k++)
+            vp_put_i64(b, v[k]);
+    }
+    vp_put_u64(b, s->ntrows);
+    for (size_t i = 0; i < s->ntrows; i++) {
+        const temporal_row *r = &s->trows[i];
+        const int64_t v[] = {r->rank, r->t.first, r->t.last, r->t.span, r->t.busy, r->t.idle,
+                             r->t.compute, r->t.comm, r->t.overlap, r->t.exposed, r->t.memory,
+                             r->t.memory_exposed, r->t.free, r->t.non_compute,
+                             (int64_t)r->t.events, (int64_t)r->t.kernels};
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+            vp_put_i64(b, v[k]);
+    }
+    vp_put_u64(b, s->outside);
+    vp_put_u64(b, s->empty_steps);
+    vp_put_u64(b, (uint64_t)s->no_steps_files);
+    asc_stt_save(&s->stt, s->stt_source, b);
+}
+
+static int steps_merge(void *ctx, const void *p, size_t n, vp_error *err)
+{
+    stepsc *s = ctx;
+    vp_rd r;
+    vp_rd_init(&r, p, n);
+    s->nfiles += (size_t)vp_get_u64(&r);
+    size_t nr = vp_get_count(&r, 3 + V_COUNT);
+    for (size_t i = 0; i < nr && !r.bad; i++) {
+        step_row *row = new_row(s);
+        row->rank = (long)vp_get_i64(&r);
+        row->step = (long)vp_get_i64(&r);
+        row->has_cpu = vp_get_u64(&r) != 0;
+        for (int k = 0; k < V_COUNT; k++)
+            row->v[k] = vp_get_i64(&r);
+    }
+    size_t ni = vp_get_count(&r, 5);
+    for (size_t i = 0; i < ni && !r.bad; i++) {
+        if (s->nirows == s->cap_irows) {
+            s->cap_irows = s->cap_irows ? s->cap_irows * 2 : 8;
+            s->irows = vp_realloc(s->irows, s->cap_irows * sizeof *s->irows);
+        }
+        idle_row *row = &s->irows[s->nirows++];
+        row->rank = (long)vp_get_i64(&r);
+        row->stream = vp_get_i64(&r);
+        row->host = vp_get_i64(&r);
+        row->kernel = vp_get_i64(&r);
+        row->other = vp_get_i64(&r);
+    }
+    size_t nt = vp_get_count(&r, 16);
+    for (size_t i = 0; i < nt && !r.bad; i++) {
+        if (s->ntrows == s->cap_trows) {
+            s->cap_trows = s->cap_trows ? s->cap_trows * 2 : 8;
+            s->trows = vp_realloc(s->trows, s->cap_trows * sizeof *s->trows);
+        }
+        temporal_row *row = &s->trows[s->ntrows++];
+        row->rank = (long)vp_get_i64(&r);
+        int64_t *v[] = {&row->t.first, &row->t.last, &row->t.span, &row->t.busy, &row->t.idle,
+                        &row->t.compute, &row->t.comm, &row->t.overlap, &row->t.exposed,
+                        &row->t.memory, &row->t.memory_exposed, &row->t.free,
+                        &row->t.non_compute};
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+            *v[k] = vp_get_i64(&r);
+        row->t.events = (uint64_t)vp_get_i64(&r);
+        row->t.kernels = (uint64_t)vp_get_i64(&r);
+    }
+    s->outside += vp_get_u64(&r);
+    s->empty_steps += vp_get_u64(&r);
+    s->no_steps_files += (int)vp_get_u64(&r);
+    asc_stt_merge(&s->stt, &s->stt_source, &r);
+    if (!vp_rd_done(&r)) {
+        vp_error_set(err, VP_EXIT_INPUT, "damaged steps partial result");
+        return -1;
+    }
+    return 0;
+}
+
+static int steps_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
+{
+    const stepsc *all = ctx;
+    stepsc one;
+    memset(&one, 0, sizeof one);
+    one.common = all->common;
+    one.per_rank = all->per_rank;
+    one.idle = all->idle;
+    one.kernel_wait = all->kernel_wait;
+    one.rank_override = -1;
+    one.pos0 = i;
+    int status = read_file(&one, input, one.nfiles++);
+    if (status == VP_EXIT_OK)
+        steps_save(&one, out);
+    steps_free(&one);
+    return status;
+}
+
 int cmd_steps(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
-        {"steps", required_argument, 0, OPT_STEPS},
+        VP_STEPS_LONGOPT,
+        VP_SCALE_LONGOPTS,
         {"per-rank", no_argument, 0, OPT_PER_RANK},
         {"idle", no_argument, 0, OPT_IDLE},
         {"kernel-wait", required_argument, 0, OPT_KERNEL_WAIT},
@@ -697,26 +814,12 @@ int cmd_steps(int argc, char **argv)
     memset(&s, 0, sizeof s);
     vp_common_init(&s.common);
     s.kernel_wait = 30000;
+    s.rank_override = -1;
     int opt, status = VP_EXIT_USAGE;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int h = vp_common_option(&s.common, self, opt, optarg);
-        if (h == 2) {
-            status = VP_EXIT_OK;
-            goto out;
-        }
-        if (h < 0)
-            goto out;
-        if (h == 1)
-            continue;
+    while ((opt = vp_getopt(&s.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        status = VP_EXIT_USAGE;
         switch (opt) {
-        case OPT_STEPS:
-            if (vp_step_range_parse(optarg, &s.range) != 0) {
-                vp_usage_error("steps", "--steps: expected A:B, A:, :B or N, found '%s'", optarg);
-                goto out;
-            }
-            s.has_range = 1;
-            break;
         case OPT_PER_RANK:
             s.per_rank = 1;
             break;
@@ -738,12 +841,34 @@ int cmd_steps(int argc, char **argv)
             goto out;
         }
     }
+    if (opt == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("steps", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    s.rank_override = -1;
-    for (int i = optind; i < argc; i++) {
+    int ascend = 0;
+    for (int i = optind; i < argc && !vp_reducing; i++) {
+        asc_arg a = asc_arg_of(argv[i]);
+        ascend |= a.is_dir || a.kind != VP_ASC_TRACE;
+    }
+    if (!ascend) {
+        vp_parts parts = {"steps", STEPS_PART_VERSION, steps_analyse, steps_merge, steps_save,
+                          &s};
+        status = vp_parts_run(&s.common, &parts, argv + optind, (size_t)(argc - optind));
+        if (status != VP_EXIT_OK) {
+            if (status == VP_PARTS_DONE)
+                status = VP_EXIT_OK;
+            goto out;
+        }
+    } else if (s.common.save_part || s.common.mpi) {
+        vp_usage_error("steps", "%s: --save-part and --mpi read traces only, not Ascend "
+                                "step_trace_time files or directories",
+                       s.common.save_part ? "--save-part" : "--mpi");
+        goto out;
+    }
+    for (int i = optind; i < argc && ascend; i++) {
         asc_arg a = asc_arg_of(argv[i]);
         if (a.is_dir || a.kind != VP_ASC_TRACE)
             status = read_ascend(&s, argv[i], a.is_dir, a.kind, (long)(i - optind));

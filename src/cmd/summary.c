@@ -1,5 +1,6 @@
 /* vprof summary: one screen per run, and what to look at first. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,9 @@ const char cmd_summary_usage[] =
     "  --threshold NAME=V   change a finding's threshold (repeatable); --list-thresholds\n"
     "                       prints the names, defaults and meanings\n"
     "  --list-thresholds    print the thresholds and exit\n"
-    "  --top N              kernels in the top table (default 5)\n"
+    "  --top N              kernels in the top table (default 5, 0 = all)\n"
     VP_RUN_USAGE
+    VP_SCALE_USAGE
     "  -f, --format FMT     table (default), csv, tsv, json, md\n"
     "  -o, --output FILE    write there instead of standard output\n"
     "      --full-names     never shorten kernel names in the table format\n"
@@ -41,7 +43,7 @@ const char cmd_summary_usage[] =
     "  vprof summary --model config.json --tokens-per-step 1048576 --seq-len 8192 trace.json.gz\n"
     "  vprof summary -f json run.json.gz > baseline.json\n";
 
-enum { OPT_THRESHOLD = VP_OPT_FIRST_CMD, OPT_LIST_THRESHOLDS, OPT_TOP };
+enum { OPT_THRESHOLD = VP_OPT_FIRST_CMD, OPT_LIST_THRESHOLDS };
 
 static double metric(const vp_run *r, const char *name, int *present)
 {
@@ -262,29 +264,23 @@ int cmd_summary(int argc, char **argv)
         VP_RUN_LONGOPTS,
         {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"list-thresholds", no_argument, 0, OPT_LIST_THRESHOLDS},
-        {"top", required_argument, 0, OPT_TOP},
+        VP_TOP_LONGOPT,
+        VP_SCALE_LONGOPTS,
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("summary");
     vp_common_opts common;
     vp_common_init(&common);
     vp_run_cli ro;
-    vp_run_cli_init(&ro);
+    vp_run_cli_init(&ro, "summary");
     vp_threshold *th = vp_thresholds_new();
-    long top = 5;
+    common.top = 5;
     int c, status = VP_EXIT_USAGE, list = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, VP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int h = vp_common_option(&common, self, c, optarg);
-        if (h == 2) {
-            status = VP_EXIT_OK;
-            goto out;
-        }
+    while ((c = vp_getopt(&common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        status = VP_EXIT_USAGE;
+        int h = vp_run_option(&ro, "summary", c, optarg);
         if (h < 0)
-            goto out;
-        if (h == 1)
-            continue;
-        if ((h = vp_run_option(&ro, "summary", c, optarg)) < 0)
             goto out;
         if (h == 1)
             continue;
@@ -299,20 +295,14 @@ int cmd_summary(int argc, char **argv)
         case OPT_LIST_THRESHOLDS:
             list = 1;
             break;
-        case OPT_TOP: {
-            char *e;
-            top = strtol(optarg, &e, 10);
-            if (*e || top <= 0) {
-                vp_usage_error("summary", "--top: expected a positive number, found '%s'", optarg);
-                goto out;
-            }
-            break;
-        }
         default:
             vp_usage_error("summary", "unexpected option");
             goto out;
         }
     }
+    if (c == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
     if (list) {
         for (const vp_threshold *t = th; t->name; t++)
             printf("%-14s %-6g %s\n", t->name, t->value, t->meaning);
@@ -323,15 +313,14 @@ int cmd_summary(int argc, char **argv)
         vp_usage_error("summary", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    ro.run.partial = common.partial;
-    vp_run *r = vp_run_cli_read(&ro, argv + optind, (size_t)(argc - optind), &status);
+    vp_run *r = vp_run_cli_read(&ro, &common, argv + optind, (size_t)(argc - optind), &status);
     if (!r)
         goto out;
     vp_table *tables[8];
     size_t nt = 0;
     tables[nt++] = overview(r);
     tables[nt++] = gpu_time(r);
-    tables[nt++] = top_kernels(r, top);
+    tables[nt++] = top_kernels(r, common.top ? common.top : LONG_MAX);
     if ((tables[nt] = memory(r)))
         nt++;
     if ((tables[nt] = mfu_table(r)))

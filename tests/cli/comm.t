@@ -285,14 +285,16 @@ vprof: comm: --steps: expected A:B, A:, :B or N, found 'a:b'
 Try 'vprof help comm'.
 END
 
+# --top is common to every command (DESIGN.md): 0 = all rows, as memory
+# always had it; a negative count is the usage error.
 case_ 'usage: bad --top'
 cd "$WORK"
-vp comm --top 0 single.json
+vp comm --top -1 single.json
 expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: comm: --top: expected a positive number, found '0'
+vprof: comm: --top: expected a count (0 = all), found '-1'
 Try 'vprof help comm'.
 END
 

@@ -420,7 +420,7 @@ expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: memory: --top needs a count (0 = all), not '-1'
+vprof: memory: --top: expected a count (0 = all), found '-1'
 Try 'vprof help memory'.
 END
 

@@ -1,0 +1,550 @@
+/* Partial results: worker processes, --save-part, vprof reduce and MPI
+ * (cmd/scale.h, docs/scale.md, docs/partials.md). */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/scale.h"
+#include "vprof/error.h"
+#include "vprof/util.h"
+
+#ifndef VPROF_HAVE_MPI
+#define VPROF_HAVE_MPI 0
+#endif
+#if VPROF_HAVE_MPI
+#include <glob.h>
+#include <mpi.h>
+#endif
+
+int vp_reducing;
+
+/* Where the partials go once their turn comes: merged, or written one
+ * file per input (--save-part with %i). */
+typedef struct sink {
+    const vp_common_opts *o;
+    const vp_parts *p;
+    long rank;          /* MPI rank, 0 without MPI */
+    int each;           /* --save-part has %i */
+} sink;
+
+/* PATTERN with %r (rank), %i (input index) and %% expanded. */
+static char *expand(const char *pat, long rank, size_t index)
+{
+    vp_buf b = {0};
+    for (const char *s = pat; *s; s++) {
+        if (*s != '%' || !s[1]) {
+            vp_buf_putc(&b, *s);
+            continue;
+        }
+        s++;
+        if (*s == 'r')
+            vp_buf_printf(&b, "%ld", rank);
+        else if (*s == 'i')
+            vp_buf_printf(&b, "%zu", index);
+        else if (*s == '%')
+            vp_buf_putc(&b, '%');
+        else {
+            vp_buf_putc(&b, '%');
+            vp_buf_putc(&b, *s);
+        }
+    }
+    vp_buf_cstr(&b);
+    return b.data ? b.data : vp_strdup("");
+}
+
+static int write_part(const sink *k, const char *path, const void *payload, size_t n,
+                      uint64_t inputs)
+{
+    vp_part_header h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.command, sizeof h.command, "%s", k->p->cmd);
+    h.payload_version = k->p->version;
+    size_t len;
+    const char *opts = vp_shape_options(&len);
+    h.options.data = (char *)opts;
+    h.options.len = len;
+    h.inputs = inputs;
+    vp_buf out = {0};
+    vp_part_write(&out, &h, payload, n);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(out.data, 1, out.len, f) == out.len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    vp_buf_free(&out);
+    if (!ok) {
+        fprintf(stderr, "vprof: %s: cannot write %s: %s\n", k->p->cmd, path, strerror(errno));
+        return VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
+}
+
+static int consume(const sink *k, const char *input, size_t i, const void *part, size_t n)
+{
+    if (k->each) {
+        char *path = expand(k->o->save_part, k->rank, i);
+        int st = write_part(k, path, part, n, 1);
+        free(path);
+        return st;
+    }
+    vp_error err = {0};
+    if (k->p->merge(k->p->ctx, part, n, &err) != 0) {
+        fprintf(stderr, "vprof: %s: %s: %s\n", k->p->cmd, input, err.msg);
+        return VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
+}
+
+/* One input in this process: the same serialise-and-merge as a worker's. */
+static int run_inline(const sink *k, const char *input, size_t i)
+{
+    vp_buf part = {0};
+    int st = k->p->analyse(k->p->ctx, input, i, &part);
+    if (st == VP_EXIT_OK)
+        st = consume(k, input, i, part.data, part.len);
+    vp_buf_free(&part);
+    return st;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The worker: analyse, then send status, captured messages and partial
+ * as one frame.  It never returns. */
+static void worker(const vp_parts *p, const char *input, size_t i, int fd)
+{
+    FILE *cap = tmpfile();
+    if (cap)
+        dup2(fileno(cap), STDERR_FILENO);
+    vp_buf part = {0}, msg = {0}, frame = {0};
+    int st = p->analyse(p->ctx, input, i, &part);
+    fflush(stderr);
+    if (cap && lseek(fileno(cap), 0, SEEK_SET) == 0) {
+        char buf[4096];
+        ssize_t r;
+        while ((r = read(fileno(cap), buf, sizeof buf)) > 0)
+            vp_buf_append(&msg, buf, (size_t)r);
+    }
+    vp_put_u64(&frame, (uint64_t)st);
+    vp_put_str(&frame, msg.data, msg.len);
+    vp_put_str(&frame, part.data, part.len);
+    int rc = write_all(fd, frame.data, frame.len);
+    /* _exit: the parent's stdio buffers and atexit handlers are not ours */
+    _exit(rc == 0 ? 0 : 1);
+}
+
+typedef struct task {
+    pid_t pid;
+    int fd;           /* read end, -1 once closed */
+    int done;
+    int wstatus;
+    vp_buf data;
+} task;
+
+static void stop_all(task *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        if (t[i].fd >= 0) {
+            kill(t[i].pid, SIGTERM);
+            close(t[i].fd);
+            waitpid(t[i].pid, NULL, 0);
+            t[i].fd = -1;
+        }
+        vp_buf_free(&t[i].data);
+    }
+}
+
+/* A finished worker's frame: its messages printed, its partial consumed. */
+static int finish(const sink *k, task *t, const char *input, size_t i)
+{
+    vp_rd r;
+    vp_rd_init(&r, t->data.data, t->data.len);
+    uint64_t st = vp_get_u64(&r);
+    size_t nmsg, npart;
+    const char *msg = vp_get_str(&r, &nmsg);
+    const char *part = vp_get_str(&r, &npart);
+    if (!WIFEXITED(t->wstatus) || WEXITSTATUS(t->wstatus) != 0 || !vp_rd_done(&r)) {
+        fwrite(msg, 1, nmsg, stderr);
+        if (WIFSIGNALED(t->wstatus))
+            fprintf(stderr, "vprof: %s: %s: the worker process %ld died of signal %d (%s)\n",
+                    k->p->cmd, input, (long)t->pid, WTERMSIG(t->wstatus),
+                    strsignal(WTERMSIG(t->wstatus)));
+        else
+            fprintf(stderr, "vprof: %s: %s: the worker process %ld failed without a result\n",
+                    k->p->cmd, input, (long)t->pid);
+        return VP_EXIT_INPUT;
+    }
+    fwrite(msg, 1, nmsg, stderr);
+    if (st != VP_EXIT_OK)
+        return (int)st;
+    return consume(k, input, i, part, npart);
+}
+
+static long online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
+
+/* Inputs [0, n) with up to jobs workers; consumed strictly in order.
+ * base: the position of inputs[0] among all the operands. */
+static int run_inputs(const sink *k, long jobs, char *const *inputs, size_t n, size_t base)
+{
+    if (jobs > (long)n)
+        jobs = (long)n;
+    if (jobs <= 1) {
+        for (size_t i = 0; i < n; i++) {
+            int st = run_inline(k, inputs[i], base + i);
+            if (st != VP_EXIT_OK)
+                return st;
+        }
+        return VP_EXIT_OK;
+    }
+    /* Workers may run ahead of the merge by a few inputs, not more: the
+     * partials waiting for their turn are what bounds the memory. */
+    size_t window = (size_t)jobs * 4;
+    task *t = vp_calloc(n, sizeof *t);
+    struct pollfd *pfd = vp_calloc((size_t)jobs, sizeof *pfd);
+    size_t *who = vp_calloc((size_t)jobs, sizeof *who);
+    size_t started = 0, merged = 0;
+    long running = 0;
+    int st = VP_EXIT_OK;
+    while (merged < n) {
+        while (running < jobs && started < n && started - merged < window) {
+            int fds[2];
+            fflush(stdout);
+            fflush(stderr);
+            if (pipe(fds) != 0) {
+                fprintf(stderr, "vprof: %s: cannot start a worker: %s\n", k->p->cmd,
+                        strerror(errno));
+                st = VP_EXIT_INPUT;
+                goto out;
+            }
+            pid_t pid = fork();
+            if (pid < 0) {
+                fprintf(stderr, "vprof: %s: cannot start a worker: %s\n", k->p->cmd,
+                        strerror(errno));
+                close(fds[0]);
+                close(fds[1]);
+                st = VP_EXIT_INPUT;
+                goto out;
+            }
+            if (pid == 0) {
+                close(fds[0]);
+                for (size_t i = merged; i < started; i++)
+                    if (t[i].fd >= 0 && !t[i].done)
+                        close(t[i].fd);
+                worker(k->p, inputs[started], base + started, fds[1]);
+            }
+            close(fds[1]);
+            t[started].pid = pid;
+            t[started].fd = fds[0];
+            started++;
+            running++;
+        }
+        if (t[merged].done) {
+            st = finish(k, &t[merged], inputs[merged], base + merged);
+            vp_buf_free(&t[merged].data);
+            merged++;
+            if (st != VP_EXIT_OK)
+                goto out;
+            continue;
+        }
+        nfds_t np = 0;
+        for (size_t i = merged; i < started; i++)
+            if (!t[i].done) {
+                pfd[np].fd = t[i].fd;
+                pfd[np].events = POLLIN;
+                who[np++] = i;
+            }
+        if (poll(pfd, np, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "vprof: %s: poll: %s\n", k->p->cmd, strerror(errno));
+            st = VP_EXIT_INPUT;
+            goto out;
+        }
+        for (nfds_t j = 0; j < np; j++) {
+            if (!pfd[j].revents)
+                continue;
+            task *w = &t[who[j]];
+            vp_buf_reserve(&w->data, 65536);
+            ssize_t r = read(w->fd, w->data.data + w->data.len, 65536);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r > 0) {
+                w->data.len += (size_t)r;
+                continue;
+            }
+            close(w->fd);
+            w->fd = -1;
+            while (waitpid(w->pid, &w->wstatus, 0) < 0 && errno == EINTR)
+                ;
+            w->done = 1;
+            running--;
+        }
+    }
+out:
+    stop_all(t, merged, started);
+    free(t);
+    free(pfd);
+    free(who);
+    return st;
+}
+
+static int slurp(const char *path, vp_buf *b)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, f)) > 0)
+        vp_buf_append(b, buf, r);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+/* NUL-separated options as one line, for messages. */
+static void join_options(vp_buf *out, const char *p, size_t n)
+{
+    for (size_t j = 0; j + 1 < n; j++)
+        vp_buf_putc(out, p[j] ? p[j] : ' ');
+}
+
+/* vprof reduce: the operands are partials of this command, made with the
+ * options this process was given again (vprof reduce read them from the
+ * first header). */
+static int reduce(const sink *k, char *const *inputs, size_t n)
+{
+    size_t nshape;
+    const char *shape = vp_shape_options(&nshape);
+    for (size_t i = 0; i < n; i++) {
+        vp_buf b = {0};
+        vp_error err = {0};
+        vp_part_header h;
+        const void *payload;
+        size_t len;
+        if (slurp(inputs[i], &b) != 0) {
+            fprintf(stderr, "vprof: reduce: cannot read %s: %s\n", inputs[i], strerror(errno));
+            vp_buf_free(&b);
+            return VP_EXIT_INPUT;
+        }
+        if (vp_part_read(inputs[i], b.data, b.len, &h, &payload, &len, &err) != 0) {
+            vp_error_print(&err);
+            vp_buf_free(&b);
+            return VP_EXIT_INPUT;
+        }
+        int st = VP_EXIT_OK;
+        if (strcmp(h.command, k->p->cmd) != 0) {
+            fprintf(stderr, "vprof: reduce: %s: a partial result of vprof %s, not of vprof %s\n",
+                    inputs[i], h.command, k->p->cmd);
+            st = VP_EXIT_INPUT;
+        } else if (h.payload_version != k->p->version) {
+            fprintf(stderr, "vprof: reduce: %s: vprof %s partial version %llu, this vprof reads "
+                            "version %llu\n",
+                    inputs[i], h.command, (unsigned long long)h.payload_version,
+                    (unsigned long long)k->p->version);
+            st = VP_EXIT_INPUT;
+        } else if (h.options.len != nshape ||
+                   (nshape && memcmp(h.options.data, shape, nshape) != 0)) {
+            vp_buf a = {0}, c = {0};
+            join_options(&a, h.options.data, h.options.len);
+            join_options(&c, shape, nshape);
+            fprintf(stderr, "vprof: reduce: %s: made with other options than %s ('%s' against "
+                            "'%s'): its numbers would not add up\n",
+                    inputs[i], inputs[0], a.len ? vp_buf_cstr(&a) : "",
+                    c.len ? vp_buf_cstr(&c) : "");
+            vp_buf_free(&a);
+            vp_buf_free(&c);
+            st = VP_EXIT_INPUT;
+        } else {
+            st = consume(k, inputs[i], i, payload, len);
+        }
+        vp_buf_free(&h.options);
+        vp_buf_free(&b);
+        if (st != VP_EXIT_OK)
+            return st;
+    }
+    return VP_EXIT_OK;
+}
+
+/* --save-part without %i: this process's merged result in one file. */
+static int save_merged(const sink *k, size_t inputs)
+{
+    vp_buf payload = {0};
+    k->p->save(k->p->ctx, &payload);
+    char *path = expand(k->o->save_part, k->rank, 0);
+    int st = write_part(k, path, payload.data, payload.len, inputs);
+    free(path);
+    vp_buf_free(&payload);
+    return st;
+}
+
+#if VPROF_HAVE_MPI
+/* This process's share of the inputs (contiguous, so that rank order is
+ * input order), analysed; the partials gathered to rank 0 in rank order
+ * and merged there. */
+static int run_mpi_share(sink *k, char *const *inputs, size_t n);
+
+/* Operands that name no file and hold a wildcard are globs each process
+ * expands itself (quoted on the mpirun line: the files may be on a disk
+ * only the compute nodes see); every process must see the same list. */
+static int run_mpi(sink *k, char *const *inputs, size_t n)
+{
+    glob_t g;
+    memset(&g, 0, sizeof g);
+    int flags = 0;
+    size_t *end = vp_calloc(n ? n : 1, sizeof *end);   /* of each operand's matches */
+    for (size_t i = 0; i < n; i++) {
+        end[i] = g.gl_pathc;
+        if (access(inputs[i], F_OK) == 0 || !strpbrk(inputs[i], "*?["))
+            continue;
+        size_t before = g.gl_pathc;
+        if (glob(inputs[i], flags, NULL, &g) != 0 || g.gl_pathc == before) {
+            fprintf(stderr, "vprof: %s: %s: no file matches\n", k->p->cmd, inputs[i]);
+            free(end);
+            if (flags)
+                globfree(&g);
+            return VP_EXIT_INPUT;
+        }
+        flags = GLOB_APPEND;
+        end[i] = g.gl_pathc;
+    }
+    /* gl_pathv moves while glob appends: the list is built after */
+    char **list = vp_calloc(n + g.gl_pathc + 1, sizeof *list);
+    size_t nl = 0, at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (end[i] == at)
+            list[nl++] = inputs[i];
+        for (; at < end[i]; at++)
+            list[nl++] = g.gl_pathv[at];
+    }
+    int st = run_mpi_share(k, list, nl);
+    free(list);
+    free(end);
+    if (flags)
+        globfree(&g);
+    return st;
+}
+
+static int run_mpi_share(sink *k, char *const *inputs, size_t n)
+{
+    int inited = 0, rank = 0, size = 1;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    k->rank = rank;
+    size_t first = n * (size_t)rank / (size_t)size, last = n * ((size_t)rank + 1) / (size_t)size;
+    long jobs = k->o->jobs ? k->o->jobs : 1;
+    int st = vp_reducing ? reduce(k, inputs + first, last - first)
+                         : run_inputs(k, jobs, inputs + first, last - first, first);
+    if (st != VP_EXIT_OK) {
+        char host[MPI_MAX_PROCESSOR_NAME] = "";
+        int len = 0;
+        MPI_Get_processor_name(host, &len);
+        fprintf(stderr, "vprof: %s: MPI process %d of %d (%s) failed on its inputs %zu..%zu; "
+                        "aborting the job\n",
+                k->p->cmd, rank, size, host, first, last ? last - 1 : 0);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, st);
+        return st;
+    }
+    if (k->o->save_part) {
+        if (!k->each)
+            st = save_merged(k, last - first);
+        MPI_Finalize();
+        return st != VP_EXIT_OK ? st : VP_PARTS_DONE;
+    }
+    vp_buf mine = {0};
+    if (rank != 0)
+        k->p->save(k->p->ctx, &mine);
+    /* Gatherv counts are ints: a partial over 2 GiB is refused. */
+    if (mine.len > (size_t)0x7fffffff) {
+        fprintf(stderr, "vprof: %s: MPI process %d: partial result of %zu bytes is over 2 GiB\n",
+                k->p->cmd, rank, mine.len);
+        MPI_Abort(MPI_COMM_WORLD, VP_EXIT_INPUT);
+    }
+    int len = (int)mine.len;
+    int *lens = NULL, *offs = NULL;
+    char *all = NULL;
+    if (rank == 0) {
+        lens = vp_calloc((size_t)size, sizeof *lens);
+        offs = vp_calloc((size_t)size, sizeof *offs);
+    }
+    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        long long total = 0;
+        for (int r = 0; r < size; r++) {
+            offs[r] = (int)total;
+            total += lens[r];
+        }
+        if (total > 0x7fffffff) {
+            fprintf(stderr, "vprof: %s: the partial results add up to %lld bytes, over MPI's 2 GiB\n",
+                    k->p->cmd, total);
+            MPI_Abort(MPI_COMM_WORLD, VP_EXIT_INPUT);
+        }
+        all = vp_malloc(total ? (size_t)total : 1);
+    }
+    MPI_Gatherv(mine.data, len, MPI_BYTE, all, lens, offs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    vp_buf_free(&mine);
+    if (rank == 0) {
+        /* rank 0's own share is already in ctx, and comes first */
+        for (int r = 1; r < size && st == VP_EXIT_OK; r++) {
+            size_t at = n * (size_t)r / (size_t)size;
+            if (n * ((size_t)r + 1) / (size_t)size == at)
+                continue;  /* a process without inputs */
+            vp_error err = {0};
+            if (k->p->merge(k->p->ctx, all + offs[r], (size_t)lens[r], &err) != 0) {
+                fprintf(stderr, "vprof: %s: the partial result of MPI process %d: %s\n",
+                        k->p->cmd, r, err.msg);
+                st = VP_EXIT_INPUT;
+            }
+        }
+        free(all);
+        free(lens);
+        free(offs);
+    }
+    MPI_Finalize();
+    if (st != VP_EXIT_OK)
+        return st;
+    return rank == 0 ? VP_EXIT_OK : VP_PARTS_DONE;
+}
+#endif
+
+int vp_parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n)
+{
+    sink k = {o, p, 0, o->save_part && strstr(o->save_part, "%i") != NULL};
+#if VPROF_HAVE_MPI
+    if (o->mpi)
+        return run_mpi(&k, inputs, n);
+#endif
+    int st = vp_reducing ? reduce(&k, inputs, n)
+                         : run_inputs(&k, o->jobs ? o->jobs : online_cores(), inputs, n, 0);
+    if (st != VP_EXIT_OK)
+        return st;
+    if (o->save_part) {
+        if (!k.each && (st = save_merged(&k, n)) != VP_EXIT_OK)
+            return st;
+        return VP_PARTS_DONE;
+    }
+    return VP_EXIT_OK;
+}

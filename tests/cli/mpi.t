@@ -1,0 +1,76 @@
+# --mpi (docs/scale.md): mpirun -n 2 over the real trace_filter ranks and
+# generated ones prints the bytes one process prints.  Skipped (77) when
+# vprof was built without MPI or mpirun is missing.
+"$VPROF" --version | grep -q '^mpi: built' || { echo "vprof built without MPI: skipped"; exit 77; }
+command -v mpirun >/dev/null || { echo "no mpirun: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+H=$DATA/hta
+GEN=$(cd "$(dirname "$T")/../../scripts" && pwd)/gen-trace
+mkdir -p "$WORK/gen"
+for r in 0 1 2; do
+    python3 "$GEN" "$WORK/gen/rank$r.json.gz" --size-mib 0.3 --ranks 3 --rank $r --nccl \
+        --steps 3 2>/dev/null || { echo "gen-trace failed"; exit 1; }
+done
+FILES="$H/trace_filter_rank-0.json.gz $H/trace_filter_rank-1.json.gz $(echo "$WORK"/gen/rank*.json.gz)"
+# Open MPI refuses root without these; --oversubscribe: 2 processes on any machine.
+MPIRUN="mpirun -n 2"
+if mpirun --version 2>/dev/null | grep -qi 'open mpi'; then
+    MPIRUN="mpirun -n 2 --oversubscribe --allow-run-as-root --mca btl self,vader"
+fi
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+# mpi_same ARGS...: mpirun -n 2 vprof ARGS --mpi prints what vprof ARGS prints.
+mpi_same() {
+    vp "$@"
+    cp "$OUT_STDOUT" "$WORK/one.out"
+    local s1=$STATUS
+    # shellcheck disable=SC2086
+    $MPIRUN "$VPROF" "$@" --mpi >"$OUT_STDOUT" 2>"$OUT_STDERR"
+    STATUS=$?
+    if [ "$STATUS" = "$s1" ]; then pass; else
+        fail "mpirun: status $STATUS, one process: $s1"; sed 's/^/  stderr: /' "$OUT_STDERR" >&2; fi
+    if [ -s "$WORK/one.out" ] && cmp -s "$WORK/one.out" "$OUT_STDOUT"; then pass; else
+        fail "mpirun: stdout differs from one process"; diff "$WORK/one.out" "$OUT_STDOUT" | head -5 >&2; fi
+}
+
+# shellcheck disable=SC2086
+{
+case_ "kernels --by rank,class -f csv under mpirun -n 2"
+mpi_same kernels --by rank,class -f csv $FILES
+case_ "kernels --steps :-1 -f json under mpirun -n 2"
+mpi_same kernels --steps :-1 -f json $FILES
+case_ "comm under mpirun -n 2"
+mpi_same comm $FILES
+case_ "steps --per-rank -f csv under mpirun -n 2"
+mpi_same steps --per-rank -f csv $FILES
+case_ "summary -f json under mpirun -n 2"
+mpi_same summary -f json $FILES
+case_ "check with a failing gate under mpirun -n 2: status 1 from rank 0"
+mpi_same check --fail-if 'kernels.count < 1000000' $FILES
+case_ "one input for two processes"
+mpi_same kernels -f csv "$H/trace_filter_rank-0.json.gz"
+case_ "a glob each process expands"
+vp kernels -f csv $FILES
+cp "$OUT_STDOUT" "$WORK/all.out"
+$MPIRUN "$VPROF" kernels -f csv --mpi "$H/trace_filter_rank-*.json.gz" "$WORK/gen/rank*.json.gz" \
+    >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+expect_status 0
+expect_stdout_file "$WORK/all.out"
+case_ "--save-part %r under mpirun: a partial per process, reduce = one run"
+$MPIRUN "$VPROF" comm --mpi --save-part "$WORK/c%r.vpart" $FILES >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+expect_status 0
+vp comm $FILES
+cp "$OUT_STDOUT" "$WORK/comm.out"
+vp reduce "$WORK/c0.vpart" "$WORK/c1.vpart"
+expect_stdout_file "$WORK/comm.out"
+case_ "a bad file: the process names it and the job aborts"
+head -c 20000 "$WORK/gen/rank1.json.gz" >"$WORK/cut.json.gz"
+$MPIRUN "$VPROF" kernels --mpi "$H/trace_filter_rank-0.json.gz" "$WORK/cut.json.gz" \
+    >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+if [ "$STATUS" != 0 ]; then pass; else fail "mpirun exited 0"; fi
+expect_stderr_has "cut.json.gz"
+expect_stderr_has "MPI process 1 of 2"
+}
