@@ -69,7 +69,12 @@ const char cmd_memory_usage[] =
     "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 ok, 2 usage error, 3 unreadable or invalid input (also a\n"
-    "pickle that asks to run code).\n";
+    "pickle that asks to run code).\n"
+    "\n"
+    "Examples:\n"
+    "  vprof memory snapshot.pickle\n"
+    "  vprof memory --by site --top 20 snapshot.pickle\n"
+    "  vprof memory --plot mem.svg trace.json.gz\n";
 
 enum {
     OPT_FIRST = VP_OPT_FIRST_CMD,
