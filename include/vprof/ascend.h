@@ -53,6 +53,7 @@ const char *vp_asc_file_name(vp_asc_file k);
 /* One rank's profile: the path of each kind of file found (NULL: none). */
 typedef struct vp_asc_rank {
     char *dir;                       /* the directory it was found in */
+    char *metadata;                  /* its profiler_metadata.json, NULL when none */
     long rank;                       /* -1 until known */
     const char *rank_from;           /* "profiler_info", "profiler_metadata", "directory name" */
     char *files[VP_ASC_FILE_COUNT];
@@ -108,6 +109,28 @@ typedef struct vp_asc_kernel {
 int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k), void *ctx,
                         uint64_t *skipped, vp_error *err);
 
+/* ---- op_statistic.csv ---- */
+
+/* One row of op_statistic.csv: the tasks of one op type on one core type,
+ * already aggregated by the profiler (no task of its own is listed). */
+typedef struct vp_asc_opstat {
+    const char *type;     /* OP Type */
+    const char *core;     /* Core Type (Task Type, Accelerator Core in other spellings) */
+    int64_t count;
+    int64_t total;        /* ns */
+    int64_t min, max;     /* ns; -1 when missing */
+    double ratio;         /* Ratio(%) as written; NAN when missing */
+    int64_t device;       /* Device_id; -1 when absent */
+} vp_asc_opstat;
+
+/* Calls fn for each row with a count and a total (strings valid during the
+ * call).  Both header generations: torch_npu's "OP Type, Core Type, Count,
+ * Total Time(us), Min Time(us), Avg Time(us), Max Time(us), Ratio(%)" and
+ * msprof's, which adds Device_id and Model Name.  *skipped counts rows
+ * without a count or a total.  0, or -1 with err. */
+int vp_asc_read_opstat(const char *path, void (*fn)(void *ctx, const vp_asc_opstat *o), void *ctx,
+                       uint64_t *skipped, vp_error *err);
+
 /* ---- step_trace_time ---- */
 
 enum {
@@ -134,10 +157,20 @@ typedef struct vp_stt_row {
     unsigned have;           /* bit per column present */
 } vp_stt_row;
 
+/* A parallel group of profiler_metadata.json's parallel_group_info. */
+typedef struct vp_asc_pgroup {
+    char *id;                /* the key: the group's hash name */
+    char *name;              /* group_name: tp, pp, dp, pp_new_stream ... */
+    long *ranks;             /* global_ranks */
+    size_t n;
+} vp_asc_pgroup;
+
 typedef struct vp_stt {
     vp_stt_row *rows;
     size_t n, cap;
     const char *note;        /* where DB rows came from (static text), NULL */
+    vp_asc_pgroup *groups;   /* the ranks' parallel groups, for stage rows */
+    size_t ngroups;
 } vp_stt;
 
 /* Reads step_trace_time.csv (with or without Device_id, Preparing) or
@@ -169,6 +202,28 @@ int vp_stt_from_work(vp_gpuwork *w, long rank, int selected_only, vp_stt *out);
  * ranks[0..n) (all rank rows of the step when ranks is NULL), as
  * msprof-analyze's stage rows.  0 when no row matched. */
 int vp_stt_stage(const vp_stt *s, long step, const long *ranks, size_t n, vp_stt_row *out);
+
+/* Adds the parallel groups of a profiler_metadata.json to s->groups; a
+ * group already there (the same id: every rank's file lists the groups
+ * it is in) is kept once.  A file without parallel_group_info adds none.
+ * 0, or -1 with err when the file is not JSON. */
+int vp_asc_read_groups(const char *path, vp_stt *s, vp_error *err);
+
+/* Pipeline stages from parallel groups, msprof-analyze's rule: groups
+ * whose name starts with "pp" (any case: pp, pp_new_stream) are the
+ * point-to-point groups of pipelines, and those that share ranks are
+ * chained into one pipeline; every other group that holds at most one rank
+ * of each pipeline is a stage group, and stage groups that share ranks are
+ * merged (union-find).  Stage i is ranks[first[i] .. first[i + 1]),
+ * ascending; stages are ordered by their smallest rank.  Returns the
+ * number of pipelines: 0 when no group is a pp group, and then no stage. */
+typedef struct vp_asc_stages {
+    long *ranks;
+    size_t *first;           /* n + 1 offsets */
+    size_t n;
+} vp_asc_stages;
+size_t vp_asc_stages_of(const vp_asc_pgroup *g, size_t n, vp_asc_stages *out);
+void vp_asc_stages_free(vp_asc_stages *st);
 
 /* Parses a stage Index "(0, 1, 2)" into ranks (at most cap); returns the
  * count, or -1 when it is not such a tuple. */

@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vprof/error.h"
 #include "vprof/trace.h"
+#include "vprof/util.h"
 
 typedef struct vp_mem_point {
     int64_t ts;          /* ns, as in the trace */
@@ -30,6 +32,8 @@ typedef struct vp_mem_device {
     vp_mem_point peak_reserved;  /* ... with the highest Total Reserved */
     vp_mem_point last;           /* the latest event */
     char *peak_pid, *peak_tid;   /* raw pid and tid of peak_alloc's event */
+    char *peak_op;               /* the CPU op at peak_alloc, once a caller found it
+                                  * (vp_op_finder); freed with the rest */
     vp_mem_point *points;        /* every event, when kept (vp_memevents_new(1)) */
     size_t npoints, cap;
 } vp_mem_device;
@@ -54,6 +58,17 @@ void vp_memevents_observe(vp_memevents *m, const vp_event *ev);
 /* Sorts devices, and each device's points by (ts, order). */
 void vp_memevents_finish(vp_memevents *m);
 void vp_memevents_free(vp_memevents *m);
+
+/* Partial results (docs/partials.md, "memory"): the devices' counts,
+ * peaks, last events and peak ops, the OOM events, without the points.
+ * Merged in input order, partials of several traces give what one pass
+ * over the traces in turn gives: peaks by maximum, the earliest event
+ * (ts, then Ev Idx) winning a tie; the latest event last, a later input
+ * winning a tie; OOMs in input order.  Merge before vp_memevents_finish;
+ * -1 with err set when the partial is damaged. */
+#define VP_MEMEVENTS_PART_VERSION 1
+void vp_memevents_save(const vp_memevents *m, vp_buf *out);
+int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err);
 
 /* "cuda:1", "cpu", "hip:0", "type7:2" ... */
 void vp_mem_device_name(int type, int id, char *buf, size_t n);

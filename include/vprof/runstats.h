@@ -42,6 +42,9 @@ typedef struct vp_run_opts {
 
 typedef struct vp_run vp_run;
 
+/* paths: trace files (a file is a rank), or Ascend profile directories
+ * (a *_ascend_pt, a folder of them: each rank's trace_view.json, and its
+ * memory_record.csv's PTA peaks as the memory metrics). */
 vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error *err);
 
 /* The same in parts, for reading files apart (cmd/scale.h): a run made
@@ -51,7 +54,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 1
+#define VP_RUN_PART_VERSION 2
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -84,6 +87,9 @@ int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count);
 long vp_run_rank(const vp_run *r, size_t i);  /* the rank of the i-th file read */
 const char *vp_run_device(const vp_run *r);   /* deviceProperties[0].name, or "" */
 int vp_run_device_count(const vp_run *r);     /* GPUs seen (deviceProperties, else pids) */
+/* 1 when the run is an Ascend profile (an Ascend directory, or a trace
+ * with Ascend Hardware tracks): findings then name HCCL, AI Core, NPU. */
+int vp_run_is_ascend(const vp_run *r);
 
 /* MFU of a run: tokens per step over the median step time, per GPU, with
  * the model's FLOPs per token (vprof/flops.h) at one document of seq_len

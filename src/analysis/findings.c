@@ -74,6 +74,10 @@ static vp_finding *add(vp_finding *out, size_t *n, size_t max, const char *rule,
 size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max)
 {
     size_t n = 0;
+    /* An Ascend run is told in the names its users read in MindStudio
+     * Insight: HCCL, AI Core, NPU, AscendCL. */
+    int npu = vp_run_is_ascend(r);
+    const char *dev = npu ? "NPU" : "GPU";
     double a = 0, b = 0, c = 0;
     char t1[32];
     vp_finding *f;
@@ -91,30 +95,42 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
     if (get(r, "comm.exposed_pct", &a) && a > vp_threshold_get(th, "exposed_comm") &&
         get(r, "comm.exposed", &b) &&
         (f = add(out, &n, max, "exposed_comm",
-                 "overlap communication with compute: FSDP prefetch and reshard settings, DDP "
-                 "bucket sizes, async tensor/sequence parallel, fewer or larger collectives"))) {
+                 npu ? "overlap HCCL communication with compute: --overlap-grad-reduce and "
+                       "--overlap-param-gather (Megatron/MindSpeed), async tensor/sequence "
+                       "parallel, fewer or larger collectives"
+                     : "overlap communication with compute: FSDP prefetch and reshard settings, "
+                       "DDP bucket sizes, async tensor/sequence parallel, fewer or larger "
+                       "collectives"))) {
+        const char *comm = npu ? "HCCL communication" : "communication";
+        const char *comp = npu ? "AI Core compute" : "compute";
         vp_human_ns(t1, sizeof t1, b);
-        snprintf(f->what, sizeof f->what, "communication is exposed: compute does not hide it");
+        snprintf(f->what, sizeof f->what, "%s is exposed: %s does not hide it", comm, comp);
         if (get(r, "comm.exposed_step_pct", &c))
             snprintf(f->evidence, sizeof f->evidence,
-                     "%s of communication not overlapped by compute (all ranks): %.1f%% of the "
-                     "GPU's busy time, %.1f%% of the steps' wall time", t1, a, c);
+                     "%s of %s not overlapped by compute (all ranks): %.1f%% of the %s's busy "
+                     "time, %.1f%% of the steps' wall time", t1, comm, a, dev, c);
         else
             snprintf(f->evidence, sizeof f->evidence,
-                     "%s of communication not overlapped by compute (all ranks): %.1f%% of the "
-                     "GPU's busy time", t1, a);
+                     "%s of %s not overlapped by compute (all ranks): %.1f%% of the %s's busy "
+                     "time", t1, comm, a, dev);
     }
     if (get(r, "gpu.idle_pct", &a) && a > vp_threshold_get(th, "idle") &&
         (f = add(out, &n, max, "idle",
-                 "the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, "
-                 "torch.compile), syncs and data-loading stalls"))) {
+                 npu ? "the CPU does not keep the NPU fed: cut operator dispatch overhead "
+                       "(TASK_QUEUE_ENABLE, graph mode), syncs and data-loading stalls"
+                     : "the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, "
+                       "torch.compile), syncs and data-loading stalls"))) {
         double syncs = 0, shortk = 0;
         get(r, "sync.count", &syncs);
-        get(r, "kernels.short_pct", &shortk);
-        snprintf(f->what, sizeof f->what, "the GPU is idle for much of the run");
-        snprintf(f->evidence, sizeof f->evidence,
-                 "GPU idle %.1f%% of its span; %.0f blocking syncs in the steps; %.1f%% of the "
-                 "kernels ran shorter than their launch call", a, syncs, shortk);
+        snprintf(f->what, sizeof f->what, "the %s is idle for much of the run", dev);
+        if (get(r, "kernels.short_pct", &shortk))
+            snprintf(f->evidence, sizeof f->evidence,
+                     "%s idle %.1f%% of its span; %.0f blocking syncs in the steps; %.1f%% of "
+                     "the kernels ran shorter than their launch call", dev, a, syncs, shortk);
+        else
+            snprintf(f->evidence, sizeof f->evidence,
+                     "%s idle %.1f%% of its span; %.0f blocking syncs in the steps", dev, a,
+                     syncs);
     }
     if (get(r, "dataloader.pct", &a) && a > vp_threshold_get(th, "dataloader") &&
         (f = add(out, &n, max, "dataloader",
@@ -128,10 +144,13 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
         (f = add(out, &n, max, "syncs",
                  "remove .item(), .cpu(), .tolist() and printing of tensors from the training "
                  "loop; log asynchronously"))) {
-        snprintf(f->what, sizeof f->what, "the host waits for the GPU inside the steps");
+        snprintf(f->what, sizeof f->what, "the host waits for the %s inside the steps", dev);
         snprintf(f->evidence, sizeof f->evidence,
-                 "%.0f blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, "
-                 "cudaEventSynchronize, synchronous cudaMemcpy) inside the steps", a);
+                 npu ? "%.0f blocking calls (aclrtSynchronizeStream, aclrtSynchronizeDevice, "
+                       "aclrtSynchronizeEvent, synchronous aclrtMemcpy) inside the steps"
+                     : "%.0f blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, "
+                       "cudaEventSynchronize, synchronous cudaMemcpy) inside the steps",
+                 a);
     }
     if (get(r, "gemm.fp32_pct", &a) && a > vp_threshold_get(th, "fp32_gemm") &&
         (f = add(out, &n, max, "fp32_gemm",
@@ -161,7 +180,8 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                  "work through the findings above, largest measured cost first"))) {
         get(r, "tflops", &b);
         snprintf(f->what, sizeof f->what, "low model FLOPs utilization");
-        snprintf(f->evidence, sizeof f->evidence, "MFU %.1f%% (%.1f TFLOP/s per GPU)", a * 100, b);
+        snprintf(f->evidence, sizeof f->evidence, "MFU %.1f%% (%.1f TFLOP/s per %s)", a * 100, b,
+                 dev);
     }
     return n;
 }

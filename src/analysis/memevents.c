@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "vprof/memevents.h"
+#include "vprof/part.h"
 #include "vprof/util.h"
 
 vp_memevents *vp_memevents_new(int keep_points)
@@ -21,6 +22,7 @@ void vp_memevents_free(vp_memevents *m)
         free(m->devices[i].points);
         free(m->devices[i].peak_pid);
         free(m->devices[i].peak_tid);
+        free(m->devices[i].peak_op);
     }
     free(m->devices);
     free(m->ooms);
@@ -115,6 +117,113 @@ void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
         }
         d->points[d->npoints++] = p;
     }
+}
+
+static void put_point(vp_buf *b, const vp_mem_point *p)
+{
+    vp_put_i64(b, p->ts);
+    vp_put_i64(b, p->bytes);
+    vp_put_i64(b, p->allocated);
+    vp_put_i64(b, p->reserved);
+    vp_put_i64(b, p->order);
+}
+
+static void get_point(vp_rd *r, vp_mem_point *p)
+{
+    p->ts = vp_get_i64(r);
+    p->bytes = vp_get_i64(r);
+    p->allocated = vp_get_i64(r);
+    p->reserved = vp_get_i64(r);
+    p->order = vp_get_i64(r);
+}
+
+void vp_memevents_save(const vp_memevents *m, vp_buf *b)
+{
+    vp_put_u64(b, m->events);
+    vp_put_u64(b, m->nooms);
+    for (size_t i = 0; i < m->nooms; i++) {
+        const vp_mem_oom *o = &m->ooms[i];
+        vp_put_i64(b, o->type);
+        vp_put_i64(b, o->id);
+        vp_put_i64(b, o->ts);
+        vp_put_i64(b, o->bytes);
+        vp_put_i64(b, o->allocated);
+        vp_put_i64(b, o->reserved);
+    }
+    vp_put_u64(b, m->ndevices);
+    for (size_t i = 0; i < m->ndevices; i++) {
+        const vp_mem_device *d = &m->devices[i];
+        vp_put_i64(b, d->type);
+        vp_put_i64(b, d->id);
+        vp_put_u64(b, d->allocs);
+        vp_put_u64(b, d->frees);
+        put_point(b, &d->peak_alloc);
+        put_point(b, &d->peak_reserved);
+        put_point(b, &d->last);
+        vp_put_u64(b, d->peak_op != NULL);
+        if (d->peak_op)
+            vp_put_str(b, d->peak_op, strlen(d->peak_op));
+    }
+}
+
+int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err)
+{
+    vp_rd r;
+    vp_rd_init(&r, p, n);
+    m->events += vp_get_u64(&r);
+    size_t nooms = vp_get_count(&r, 6);
+    for (size_t i = 0; i < nooms && !r.bad; i++) {
+        vp_mem_oom o;
+        o.type = (int)vp_get_i64(&r);
+        o.id = (int)vp_get_i64(&r);
+        o.ts = vp_get_i64(&r);
+        o.bytes = vp_get_i64(&r);
+        o.allocated = vp_get_i64(&r);
+        o.reserved = vp_get_i64(&r);
+        m->ooms = vp_realloc(m->ooms, (m->nooms + 1) * sizeof *m->ooms);
+        m->ooms[m->nooms++] = o;
+    }
+    size_t ndev = vp_get_count(&r, 20);
+    for (size_t i = 0; i < ndev && !r.bad; i++) {
+        int type = (int)vp_get_i64(&r), id = (int)vp_get_i64(&r);
+        uint64_t allocs = vp_get_u64(&r), frees = vp_get_u64(&r);
+        vp_mem_point pa, pr, last;
+        get_point(&r, &pa);
+        get_point(&r, &pr);
+        get_point(&r, &last);
+        size_t len = 0;
+        const char *op = vp_get_u64(&r) ? vp_get_str(&r, &len) : NULL;
+        /* a device is in a partial because it had events; an op name is
+         * a C string once kept */
+        if (r.bad || allocs + frees == 0 || allocs + frees < allocs ||
+            (op && memchr(op, '\0', len))) {
+            r.bad = 1;
+            break;
+        }
+        vp_mem_device *d = device(m, type, id);
+        int fresh = d->allocs + d->frees == 0;
+        if (__builtin_add_overflow(d->allocs, allocs, &d->allocs) ||
+            __builtin_add_overflow(d->frees, frees, &d->frees)) {
+            r.bad = 1;
+            break;
+        }
+        if (fresh || pa.allocated > d->peak_alloc.allocated ||
+            (pa.allocated == d->peak_alloc.allocated && before(&pa, &d->peak_alloc))) {
+            d->peak_alloc = pa;
+            free(d->peak_op);
+            d->peak_op = op ? vp_strndup(op, len) : NULL;
+        }
+        if (fresh || pr.reserved > d->peak_reserved.reserved ||
+            (pr.reserved == d->peak_reserved.reserved && before(&pr, &d->peak_reserved)))
+            d->peak_reserved = pr;
+        if (fresh || !before(&last, &d->last))
+            d->last = last;
+    }
+    if (!vp_rd_done(&r)) {
+        vp_error_set(err, VP_EXIT_INPUT, "damaged memory partial result");
+        return -1;
+    }
+    return 0;
 }
 
 static int cmp_point(const void *a, const void *b)

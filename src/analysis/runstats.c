@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "vprof/ascend.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
@@ -86,6 +87,7 @@ struct vp_run {
     size_t nranks;
     int have_mem;
     int64_t peak_alloc, peak_reserved;
+    int ascend;              /* a file was an Ascend profile (its tracks were seen) */
 };
 
 void vp_run_set(vp_run *r, const char *name, double value)
@@ -141,9 +143,16 @@ static int span_is(vp_span s, const char *lit)
     return s.n == n && memcmp(s.p, lit, n) == 0;
 }
 
-/* Blocking calls that make the CPU wait for the GPU. */
+/* Blocking calls that make the CPU wait for the GPU: CUDA's runtime
+ * calls, and the same calls of CANN's AscendCL (the CANN track's slices
+ * have no category). */
 static int is_sync_call(const vp_event *ev)
 {
+    if (ev->cat.n == 0 && ev->name.n > 9 && memcmp(ev->name.p, "AscendCL@", 9) == 0)
+        return span_is(ev->name, "AscendCL@aclrtSynchronizeStream") ||
+               span_is(ev->name, "AscendCL@aclrtSynchronizeDevice") ||
+               span_is(ev->name, "AscendCL@aclrtSynchronizeEvent") ||
+               span_is(ev->name, "AscendCL@aclrtMemcpy");
     if (!(span_is(ev->cat, "cuda_runtime") || span_is(ev->cat, "Runtime")))
         return 0;
     return span_is(ev->name, "cudaStreamSynchronize") || span_is(ev->name, "cudaDeviceSynchronize") ||
@@ -171,8 +180,10 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
         snprintf(r->device, sizeof r->device, "%s", name->valuestring);
 }
 
-int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
-                    vp_error *err)
+/* One trace; rank: its rank when the caller knows it (an Ascend rank
+ * directory), else -1 and the trace says. */
+static int add_trace(vp_run *r, const char *path, long position, long rank,
+                     const vp_run_opts *o, vp_error *err)
 {
     vp_trace_opts topts = {.partial = o->partial, .progress = o->progress};
     vp_trace *t = vp_trace_open(path, &topts, err);
@@ -213,7 +224,10 @@ int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opt
         read_device_properties(r, vp_trace_meta(t));
         vp_rank_source rs;
         r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
-        r->rank_ids[r->nranks] = vp_rank_detect(vp_trace_meta(t), path, position, &rs);
+        r->rank_ids[r->nranks] =
+            rank >= 0 ? rank : vp_rank_detect(vp_trace_meta(t), path, position, &rs);
+        if (vp_npu_tracks_seen(f.w.npu))
+            r->ascend = 1;
         /* Without --steps every piece of GPU work counts (a trace need not
          * have steps); the step times count every step either way. */
         vp_gpuwork_resolve(&f.w, o->steps_given ? &o->steps : NULL);
@@ -284,6 +298,79 @@ int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opt
     return rc < 0 ? -1 : 0;
 }
 
+/* torch_npu's caching allocator (PTA in memory_record.csv) is what the
+ * [memory] events of a CUDA trace describe: its peaks are the run's. */
+static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
+{
+    vp_asc_mem m = {0};
+    if (vp_asc_read_memory(path, &m, err) != 0) {
+        vp_asc_mem_free(&m);
+        return -1;
+    }
+    for (size_t i = 0; i < m.n; i++) {
+        const vp_asc_mem_series *s = &m.s[i];
+        if (strcmp(s->component, "PTA") != 0 || !s->n)
+            continue;
+        r->have_mem = 1;
+        int64_t a = s->p[s->peak_alloc].allocated, v = s->p[s->peak_reserved].reserved;
+        if (a > r->peak_alloc)
+            r->peak_alloc = a;
+        if (v > r->peak_reserved)
+            r->peak_reserved = v;
+    }
+    vp_asc_mem_free(&m);
+    return 0;
+}
+
+/* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*): each
+ * rank's trace_view.json (msprof_*.json) with its rank, and its
+ * memory_record.csv where there is one. */
+static int add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
+{
+    vp_asc_run run;
+    if (vp_asc_scan(path, &run, err) != 0)
+        return -1;
+    int rc = 0;
+    if (run.n == 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
+                                         "rank's trace_view.json)",
+                     path);
+        rc = -1;
+    }
+    for (size_t i = 0; i < run.n && rc == 0; i++) {
+        const vp_asc_rank *k = &run.ranks[i];
+        if (!k->files[VP_ASC_TRACE]) {
+            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json): a run's "
+                                             "metrics are read from the trace%s",
+                         k->dir,
+                         k->files[VP_ASC_DB] ? "; DB exports are not read by summary, diff and "
+                                               "check yet"
+                                             : "");
+            rc = -1;
+            break;
+        }
+        rc = add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
+        if (rc == 0 && k->files[VP_ASC_MEMORY_RECORD])
+            rc = add_npu_memory(r, k->files[VP_ASC_MEMORY_RECORD], err);
+    }
+    r->ascend = 1;
+    vp_asc_run_free(&run);
+    return rc;
+}
+
+int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
+                    vp_error *err)
+{
+    if (vp_asc_is_dir(path))
+        return add_ascend_dir(r, path, o, err);
+    return add_trace(r, path, position, -1, o, err);
+}
+
+int vp_run_is_ascend(const vp_run *r)
+{
+    return r->ascend;
+}
+
 static int has_ci(const char *s, const char *lit)
 {
     size_t n = strlen(lit);
@@ -307,6 +394,22 @@ static int cmp_step_dur(const void *a, const void *b)
     return (x->dur > y->dur) - (x->dur < y->dur);
 }
 
+/* acc += v for a quantity that cannot be negative (a duration, a count):
+ * a negative v or an overflow can only come from a damaged partial. */
+static void add_amount(vp_rd *d, int64_t *acc, int64_t v)
+{
+    if (v < 0 || __builtin_add_overflow(*acc, v, acc))
+        d->bad = 1;
+}
+
+/* Sums over kernels in vp_run_finish: each total is valid, their sum may
+ * still not fit; it saturates rather than wraps. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t s;
+    return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
+}
+
 static double pct(int64_t part, int64_t whole)
 {
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
@@ -315,7 +418,8 @@ static double pct(int64_t part, int64_t whole)
 void vp_run_finish(vp_run *r)
 {
     vp_run_set(r, "ranks", (double)r->nranks);
-    vp_run_set(r, "gpus", (double)r->gpus);
+    if (!r->ascend || r->dp_seen)   /* no deviceProperties in an Ascend trace */
+        vp_run_set(r, "gpus", (double)r->gpus);
     vp_run_set(r, "steps", (double)r->nst);
     if (r->nst) {
         int64_t *d = vp_malloc(r->nst * sizeof *d);
@@ -347,12 +451,12 @@ void vp_run_finish(vp_run *r)
     int flash = 0;
     for (size_t i = 0; i < r->nk; i++) {
         const vp_kernel_total *k = &r->k[i];
-        ktotal += k->total;
+        ktotal = sat_add(ktotal, k->total);
         if (has_ci(k->name, "gemm")) {
-            gemm += k->total;
+            gemm = sat_add(gemm, k->total);
             if (has_ci(k->name, "sgemm") || strstr(k->name, "s1688gemm") ||
                 strstr(k->name, "s16816gemm") || has_ci(k->name, "f32f32"))
-                fp32 += k->total;
+                fp32 = sat_add(fp32, k->total);
         }
         int is_flash = has_ci(k->name, "flash") || has_ci(k->name, "fmha") ||
                        has_ci(k->name, "efficient_attention");
@@ -360,10 +464,13 @@ void vp_run_finish(vp_run *r)
             flash = 1;
         if (is_flash || has_ci(k->name, "softmax") || has_ci(k->name, "attention") ||
             has_ci(k->name, "attn") || has_ci(k->name, "sdpa"))
-            attn += k->total;
+            attn = sat_add(attn, k->total);
     }
     vp_run_set(r, "kernels.total", (double)ktotal);
-    vp_run_set(r, "kernels.short_pct", pct(r->short_kernels, r->kernels));
+    /* An Ascend trace links no device task to the call that launched it
+     * (its flows go to torch ops), so there is no launch to compare with. */
+    if (!r->ascend)
+        vp_run_set(r, "kernels.short_pct", pct(r->short_kernels, r->kernels));
     if (r->step_wall) {
         vp_run_set(r, "dataloader.pct", pct(r->data, r->step_wall));
         vp_run_set(r, "sync.count", (double)r->syncs);
@@ -442,6 +549,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_u64(b, (uint64_t)r->have_mem);
     vp_put_i64(b, r->peak_alloc);
     vp_put_i64(b, r->peak_reserved);
+    vp_put_u64(b, (uint64_t)r->ascend);
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -454,14 +562,24 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         name.p = vp_get_str(&d, &name.n);
         int64_t total = vp_get_i64(&d), count = vp_get_i64(&d);
         uint64_t cls = vp_get_u64(&d);
+        /* names are C strings once kept: a NUL inside is damage, and
+         * would make two kernels one after a save */
+        if (d.bad || memchr(name.p, '\0', name.n)) {
+            d.bad = 1;
+            break;
+        }
         uint32_t k = kernel_index(r, name, (int)(cls & 0xff));
-        r->k[k].total += total;
-        r->k[k].count += count;
+        add_amount(&d, &r->k[k].total, total);
+        add_amount(&d, &r->k[k].count, count);
     }
     size_t nst = vp_get_count(&d, 2);
     for (size_t i = 0; i < nst && !d.bad; i++) {
         long number = (long)vp_get_i64(&d);
-        add_step(r, number, vp_get_i64(&d));
+        int64_t dur = vp_get_i64(&d);
+        if (dur < 0)
+            d.bad = 1;
+        else
+            add_step(r, number, dur);
     }
     size_t len;
     const char *dev = vp_get_str(&d, &len);
@@ -477,13 +595,14 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
                        &r->memory, &r->step_wall, &r->data, &r->kernels, &r->short_kernels,
                        &r->syncs};
     for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
-        *sums[i] += vp_get_i64(&d);
+        add_amount(&d, sums[i], vp_get_i64(&d));
     size_t nr = vp_get_count(&d, 2);
     r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + nr + 1) * sizeof *r->rank_ids);
     r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + nr + 1) * sizeof *r->rank_compute);
     for (size_t i = 0; i < nr; i++) {
         r->rank_ids[r->nranks] = (long)vp_get_i64(&d);
-        r->rank_compute[r->nranks++] = vp_get_i64(&d);
+        r->rank_compute[r->nranks] = 0;
+        add_amount(&d, &r->rank_compute[r->nranks++], vp_get_i64(&d));
     }
     if (vp_get_u64(&d))
         r->have_mem = 1;
@@ -492,6 +611,8 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         r->peak_alloc = pa;
     if (pr > r->peak_reserved)
         r->peak_reserved = pr;
+    if (vp_get_u64(&d))
+        r->ascend = 1;
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;

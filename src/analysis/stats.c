@@ -61,7 +61,9 @@ void vp_summarize(int64_t *s, size_t n, vp_summary *out)
     long double sum = 0;
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        total += s[i];
+        /* saturates: only a damaged partial result holds such values */
+        if (__builtin_add_overflow(total, s[i], &total))
+            total = s[i] < 0 ? INT64_MIN : INT64_MAX;
         sum += (long double)s[i];
     }
     long double mean = sum / (long double)n;

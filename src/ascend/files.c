@@ -276,6 +276,7 @@ static void drop_last(vp_asc_run *run)
 {
     vp_asc_rank *r = &run->ranks[--run->n];
     free(r->dir);
+    free(r->metadata);
     for (int k = 0; k < VP_ASC_FILE_COUNT; k++)
         free(r->files[k]);
 }
@@ -303,6 +304,11 @@ static int scan_rank(const char *dir, vp_asc_run *run, vp_error *err)
             rc = -1;
         }
         find_rank(dir, r);
+        char *meta = join(dir, "profiler_metadata.json");
+        if (is_file(meta))
+            r->metadata = meta;
+        else
+            free(meta);
     } else if (vp_asc_is_dir(ms)) {
         if (collect(ms, r) == 0) {
             vp_error_set(err, VP_EXIT_INPUT,
@@ -472,4 +478,41 @@ const char *vp_asc_need(const vp_asc_rank *r, vp_asc_file k, vp_asc_file k2, vp_
     else
         vp_error_set(err, VP_EXIT_INPUT, "%s: no %s found", r->dir, vp_asc_file_name(k));
     return NULL;
+}
+
+/* ---- profiler_metadata.json's parallel groups ---- */
+
+int vp_asc_read_groups(const char *path, vp_stt *s, vp_error *err)
+{
+    cJSON *j = load_json(path);
+    if (!cJSON_IsObject(j)) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: not a JSON object (profiler_metadata.json)", path);
+        cJSON_Delete(j);
+        return -1;
+    }
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(j, "parallel_group_info");
+    const cJSON *g;
+    cJSON_ArrayForEach(g, info) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(g, "group_name");
+        const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(g, "global_ranks");
+        if (!g->string || !cJSON_IsString(name) || !cJSON_IsArray(ranks))
+            continue;
+        size_t k = 0;
+        while (k < s->ngroups && strcmp(s->groups[k].id, g->string) != 0)
+            k++;
+        if (k < s->ngroups)
+            continue;
+        s->groups = vp_realloc(s->groups, (s->ngroups + 1) * sizeof *s->groups);
+        vp_asc_pgroup *pg = &s->groups[s->ngroups++];
+        pg->id = vp_strdup(g->string);
+        pg->name = vp_strdup(name->valuestring);
+        pg->n = 0;
+        pg->ranks = vp_malloc(((size_t)cJSON_GetArraySize(ranks) + 1) * sizeof *pg->ranks);
+        const cJSON *x;
+        cJSON_ArrayForEach(x, ranks)
+            if (cJSON_IsNumber(x) && x->valuedouble >= 0)
+                pg->ranks[pg->n++] = (long)x->valuedouble;
+    }
+    cJSON_Delete(j);
+    return 0;
 }

@@ -65,6 +65,56 @@ int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_ker
     return r < 0 ? -1 : 0;
 }
 
+/* ---- op_statistic.csv ---- */
+
+int vp_asc_read_opstat(const char *path, void (*fn)(void *ctx, const vp_asc_opstat *o), void *ctx,
+                       uint64_t *skipped, vp_error *err)
+{
+    static const char *const c_type[] = {"OP Type", "Op Type", "Type", NULL};
+    static const char *const c_core[] = {"Core Type", "Task Type", "Accelerator Core", NULL};
+    static const char *const c_count[] = {"Count", NULL};
+    static const char *const c_total[] = {"Total Time(us)", NULL};
+    static const char *const c_min[] = {"Min Time(us)", NULL};
+    static const char *const c_max[] = {"Max Time(us)", NULL};
+    static const char *const c_ratio[] = {"Ratio(%)", NULL};
+    static const char *const c_dev[] = {"Device_id", "Device ID", NULL};
+    vp_csv *c = vp_csv_open(path, err);
+    if (!c)
+        return -1;
+    int i_type = vp_csv_col(c, c_type), i_core = vp_csv_col(c, c_core);
+    int i_count = vp_csv_col(c, c_count), i_total = vp_csv_col(c, c_total);
+    int i_min = vp_csv_col(c, c_min), i_max = vp_csv_col(c, c_max);
+    int i_ratio = vp_csv_col(c, c_ratio), i_dev = vp_csv_col(c, c_dev);
+    if (i_type < 0 || i_count < 0 || i_total < 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: not an op_statistic CSV: no %s column",
+                     vp_csv_name(c),
+                     i_type < 0 ? "OP Type" : i_count < 0 ? "Count" : "Total Time(us)");
+        vp_csv_close(c);
+        return -1;
+    }
+    int r;
+    *skipped = 0;
+    while ((r = vp_csv_next(c, err)) == 1) {
+        vp_asc_opstat o;
+        int64_t x;
+        double d;
+        if (vp_csv_int(vp_csv_field(c, i_count), &o.count) != 0 || o.count <= 0 ||
+            vp_csv_us(vp_csv_field(c, i_total), &o.total) != 0) {
+            (*skipped)++;
+            continue;
+        }
+        o.type = vp_csv_str(c, i_type);
+        o.core = vp_csv_str(c, i_core);
+        o.min = vp_csv_us(vp_csv_field(c, i_min), &x) == 0 ? x : -1;
+        o.max = vp_csv_us(vp_csv_field(c, i_max), &x) == 0 ? x : -1;
+        o.ratio = vp_csv_num(vp_csv_field(c, i_ratio), &d) == 0 ? d : NAN;
+        o.device = vp_csv_int(vp_csv_field(c, i_dev), &x) == 0 ? x : -1;
+        fn(ctx, &o);
+    }
+    vp_csv_close(c);
+    return r < 0 ? -1 : 0;
+}
+
 /* ---- step_trace_time.csv ---- */
 
 const char *const vp_stt_names[VP_STT_COUNT] = {
@@ -91,6 +141,12 @@ void vp_stt_free(vp_stt *s)
     for (size_t i = 0; i < s->n; i++)
         free(s->rows[i].index);
     free(s->rows);
+    for (size_t i = 0; i < s->ngroups; i++) {
+        free(s->groups[i].id);
+        free(s->groups[i].name);
+        free(s->groups[i].ranks);
+    }
+    free(s->groups);
     memset(s, 0, sizeof *s);
 }
 
@@ -209,6 +265,139 @@ int vp_stt_stage(const vp_stt *s, long step, const long *ranks, size_t n, vp_stt
         found = 1;
     }
     return found;
+}
+
+/* ---- pipeline stages from parallel groups ---- */
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t uf_find(size_t *parent, size_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+static void uf_union(size_t *parent, size_t a, size_t b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a != b)
+        parent[a > b ? a : b] = a < b ? a : b;
+}
+
+static int is_pp(const char *name)
+{
+    return (name[0] == 'p' || name[0] == 'P') && (name[1] == 'p' || name[1] == 'P');
+}
+
+/* The index of rank x in the sorted distinct ranks. */
+static size_t rank_pos(const long *all, size_t n, long x)
+{
+    const long *p = bsearch(&x, all, n, sizeof *all, cmp_long);
+    return (size_t)(p - all);
+}
+
+size_t vp_asc_stages_of(const vp_asc_pgroup *g, size_t n, vp_asc_stages *out)
+{
+    memset(out, 0, sizeof *out);
+    out->first = vp_malloc(sizeof *out->first);
+    out->first[0] = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += g[i].n;
+    long *all = vp_malloc((total ? total : 1) * sizeof *all);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < g[i].n; k++)
+            all[m++] = g[i].ranks[k];
+    if (m)
+        qsort(all, m, sizeof *all, cmp_long);
+    size_t d = 0;
+    for (size_t i = 0; i < m; i++)
+        if (d == 0 || all[d - 1] != all[i])
+            all[d++] = all[i];
+    /* Pipelines: the pp groups, chained where they share ranks. */
+    size_t *chain = vp_malloc((d ? d : 1) * sizeof *chain);
+    size_t *stage = vp_malloc((d ? d : 1) * sizeof *stage);
+    unsigned char *in_chain = vp_calloc(d ? d : 1, 1), *in_stage = vp_calloc(d ? d : 1, 1);
+    for (size_t i = 0; i < d; i++)
+        chain[i] = stage[i] = i;
+    size_t npp = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_pp(g[i].name) || !g[i].n)
+            continue;
+        npp++;
+        size_t a = rank_pos(all, d, g[i].ranks[0]);
+        for (size_t k = 0; k < g[i].n; k++) {
+            size_t b = rank_pos(all, d, g[i].ranks[k]);
+            in_chain[b] = 1;
+            uf_union(chain, a, b);
+        }
+    }
+    size_t nchains = 0;
+    for (size_t i = 0; i < d; i++)
+        nchains += in_chain[i] && uf_find(chain, i) == i;
+    /* Stage groups: the other groups with at most one rank of each
+     * pipeline (a group spanning stages of a pipeline, like tp-pp's
+     * default group or the embedding group, says nothing of a stage). */
+    size_t *roots = vp_malloc((d ? d : 1) * sizeof *roots);
+    for (size_t i = 0; i < n && npp; i++) {
+        if (is_pp(g[i].name) || !g[i].n)
+            continue;
+        size_t nr = 0;
+        int valid = 1;
+        for (size_t k = 0; k < g[i].n && valid; k++) {
+            size_t b = rank_pos(all, d, g[i].ranks[k]);
+            if (!in_chain[b])
+                continue;
+            size_t root = uf_find(chain, b);
+            for (size_t q = 0; q < nr; q++)
+                if (roots[q] == root)
+                    valid = 0;
+            roots[nr++] = root;
+        }
+        if (!valid)
+            continue;
+        size_t a = rank_pos(all, d, g[i].ranks[0]);
+        for (size_t k = 0; k < g[i].n; k++) {
+            size_t b = rank_pos(all, d, g[i].ranks[k]);
+            in_stage[b] = 1;
+            uf_union(stage, a, b);
+        }
+    }
+    /* Each root is its component's smallest rank (uf_union keeps the
+     * smaller index), so walking the ranks in order meets the stages in
+     * the order of their smallest rank. */
+    out->ranks = vp_malloc((d ? d : 1) * sizeof *out->ranks);
+    size_t w = 0;
+    for (size_t i = 0; i < d; i++) {
+        if (!in_stage[i] || uf_find(stage, i) != i)
+            continue;
+        for (size_t j = i; j < d; j++)
+            if (in_stage[j] && uf_find(stage, j) == i)
+                out->ranks[w++] = all[j];
+        out->first = vp_realloc(out->first, (out->n + 2) * sizeof *out->first);
+        out->first[++out->n] = w;
+    }
+    free(roots);
+    free(in_chain);
+    free(in_stage);
+    free(chain);
+    free(stage);
+    free(all);
+    return nchains;
+}
+
+void vp_asc_stages_free(vp_asc_stages *st)
+{
+    free(st->ranks);
+    free(st->first);
+    memset(st, 0, sizeof *st);
 }
 
 /* ---- memory_record.csv, npu_module_mem.csv ---- */

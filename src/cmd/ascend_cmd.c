@@ -1,4 +1,5 @@
 /* Ascend tables shared by vprof comm and vprof steps. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,15 @@ asc_arg asc_arg_of(const char *path)
     return a;
 }
 
+/* A stage row's order: its first rank ("()", the ranks of no stage, last). */
+static long stage_key(const vp_stt_row *r)
+{
+    long first;
+    if (!r->index || vp_stt_parse_index(r->index, &first, 1) < 1)
+        return LONG_MAX;
+    return first;
+}
+
 static int cmp_stt(const void *a, const void *b)
 {
     const vp_stt_row *x = a, *y = b;
@@ -30,7 +40,91 @@ static int cmp_stt(const void *a, const void *b)
         return (x->step > y->step) - (x->step < y->step);
     if (x->is_stage != y->is_stage)
         return x->is_stage - y->is_stage;
+    if (x->is_stage) {
+        long kx = stage_key(x), ky = stage_key(y);
+        if (kx != ky)
+            return (kx > ky) - (kx < ky);
+        return strcmp(x->index ? x->index : "", y->index ? y->index : "");
+    }
     return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* msprof-analyze's Index of a stage: "(0, 1, 2, 3)", "(5,)". */
+static char *index_text(const long *ranks, size_t n)
+{
+    vp_buf b = {0};
+    vp_buf_putc(&b, '(');
+    for (size_t k = 0; k < n; k++)
+        vp_buf_printf(&b, "%s%ld", k ? ", " : "", ranks[k]);
+    if (n == 1)
+        vp_buf_putc(&b, ',');   /* Python's one-element tuple, as msprof-analyze prints it */
+    vp_buf_putc(&b, ')');
+    char *t = vp_strdup(vp_buf_cstr(&b));
+    vp_buf_free(&b);
+    return t;
+}
+
+/* Stage rows from the parallel groups: per step, one per stage, and one
+ * with Index "()" for the ranks no stage holds (msprof-analyze groups
+ * those under an empty tuple).  0 when the groups give no stage. */
+static int add_pipeline_stages(vp_stt *s, vp_table *t)
+{
+    vp_asc_stages st;
+    size_t chains = vp_asc_stages_of(s->groups, s->ngroups, &st);
+    if (!chains || !st.n) {
+        vp_asc_stages_free(&st);
+        return 0;
+    }
+    size_t n0 = s->n;
+    long *rest = vp_malloc((n0 ? n0 : 1) * sizeof *rest);
+    int any_rest = 0;
+    for (size_t i = 0; i < n0; i++) {
+        long step = s->rows[i].step;
+        size_t j = 0;
+        while (j < i && s->rows[j].step != step)
+            j++;
+        if (j < i || s->rows[i].is_stage)
+            continue;
+        for (size_t k = 0; k < st.n; k++) {
+            vp_stt_row m;
+            const long *ranks = st.ranks + st.first[k];
+            size_t nr = st.first[k + 1] - st.first[k];
+            if (vp_stt_stage(s, step, ranks, nr, &m)) {
+                vp_stt_row *r = vp_stt_add(s);
+                *r = m;
+                r->index = index_text(ranks, nr);
+            }
+        }
+        /* the step's ranks in no stage */
+        size_t nrest = 0;
+        for (size_t q = 0; q < n0; q++) {
+            const vp_stt_row *r = &s->rows[q];
+            if (r->is_stage || r->step != step)
+                continue;
+            size_t k = 0;
+            while (k < st.first[st.n] && st.ranks[k] != r->rank)
+                k++;
+            if (k == st.first[st.n])
+                rest[nrest++] = r->rank;
+        }
+        vp_stt_row m;
+        if (nrest && vp_stt_stage(s, step, rest, nrest, &m)) {
+            vp_stt_row *r = vp_stt_add(s);
+            *r = m;
+            r->index = vp_strdup("()");
+            any_rest = 1;
+        }
+    }
+    free(rest);
+    vp_table_add_note(t, "stage rows: the element-wise maximum of each pipeline stage's rank "
+                         "rows; %zu stage%s of %zu pipeline%s from profiler_metadata.json's "
+                         "parallel groups (msprof-analyze's rule: pp groups chain the "
+                         "pipelines, the other groups holding at most one rank of each "
+                         "pipeline are merged into stages)%s",
+                      st.n, st.n == 1 ? "" : "s", chains, chains == 1 ? "" : "s",
+                      any_rest ? "; Index () holds the ranks no stage group names" : "");
+    vp_asc_stages_free(&st);
+    return 1;
 }
 
 static void put_row(vp_table *t, const vp_stt_row *r)
@@ -93,7 +187,9 @@ vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source)
                                   (long long)m.v[c]);
             }
     }
-    if (add_stage && !has_stage && nranks > 1) {
+    if (add_stage && !has_stage && nranks > 1 && s->ngroups && add_pipeline_stages(s, t)) {
+        /* stages from the parallel groups */
+    } else if (add_stage && !has_stage && nranks > 1) {
         size_t n0 = s->n;
         vp_buf idx = {0};
         vp_buf_putc(&idx, '(');

@@ -504,6 +504,11 @@ static int read_ascend_dir(comm *c, const char *path)
         }
         if (c->common.verbose)
             fprintf(stderr, "vprof: %s: rank %ld (from %s)\n", r->dir, r->rank, r->rank_from);
+        if (r->metadata && vp_asc_read_groups(r->metadata, &c->stt, &err) != 0) {
+            vp_error_print(&err);
+            status = VP_EXIT_INPUT;
+            break;
+        }
         if (r->files[VP_ASC_TRACE]) {
             c->rank_override = r->rank;
             status = read_file(c, r->files[VP_ASC_TRACE], new_rank(c));

@@ -51,7 +51,8 @@ const char cmd_diff_usage[] =
 
 enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_BY };
 
-/* A directory stands for the rank traces in it, sorted by name. */
+/* A directory stands for the rank traces in it, sorted by name; one
+ * without any stands for itself (an Ascend profile). */
 static int expand(const char *arg, char ***out, size_t *n)
 {
     struct stat st;
@@ -80,6 +81,12 @@ static int expand(const char *arg, char ***out, size_t *n)
         free(list[i]);
     }
     free(list);
+    if (*n == 0) {
+        /* No trace file in it: an Ascend profile directory (a folder of
+         * *_ascend_pt, docs/ascend.md), which the run reader scans itself. */
+        (*out)[0] = vp_strdup(arg);
+        *n = 1;
+    }
     return 0;
 }
 

@@ -28,7 +28,8 @@ const char cmd_kernels_usage[] =
     "gzip, or - for standard input.\n"
     "\n"
     "Ascend profiles (docs/ascend.md): a *_ascend_pt directory (or a folder of them, a\n"
-    "PROF_* directory), kernel_details.csv, op_summary_*.csv or trace_view.json. Their\n"
+    "PROF_* directory), kernel_details.csv, op_summary_*.csv, op_statistic.csv (per op\n"
+    "type, no Med/StdDev) or trace_view.json. Their\n"
     "device tasks are the kernels; --by type (the op type) and --by core (AI_CORE,\n"
     "AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL, DSA_SQE ...) group them; without\n"
     "name in the list, the rows are per type and/or core alone.\n"
@@ -94,6 +95,10 @@ typedef struct group {
     group_key key;
     int64_t *samples;
     size_t n, cap;
+    /* Instances known only in aggregate (op_statistic.csv rows): their
+     * count, total, min and max.  A group with any has no exact median
+     * nor standard deviation. */
+    int64_t agg_n, agg_total, agg_min, agg_max;
     vp_summary sum;
     long rank;
 } group;
@@ -149,6 +154,17 @@ static void add_sample(group *g, int64_t v)
         g->samples = vp_realloc(g->samples, g->cap * sizeof *g->samples);
     }
     g->samples[g->n++] = v;
+}
+
+/* An op_statistic row: count instances of total ns between min and max. */
+static void add_aggregate(group *g, int64_t count, int64_t total, int64_t min, int64_t max)
+{
+    if (g->agg_n == 0 || min < g->agg_min)
+        g->agg_min = min;
+    if (g->agg_n == 0 || max > g->agg_max)
+        g->agg_max = max;
+    g->agg_n += count;
+    g->agg_total += total;
 }
 
 static uint32_t name_index(kernels *k, const char *name, size_t len, vp_kclass cls)
@@ -464,6 +480,31 @@ static void take_row(void *ctx, const vp_asc_kernel *r)
         add_sample(&k->groups[gi], r->dur);
 }
 
+/* op_statistic.csv rows: the op type is the name (the file lists no op
+ * names), the core type the core. */
+static void take_opstat(void *ctx, const vp_asc_opstat *o)
+{
+    csv_ctx *cc = ctx;
+    kernels *k = cc->k;
+    size_t tn = strlen(o->core), yn = strlen(o->type);
+    vp_kclass cls = vp_npu_classify(o->core, tn, o->type, yn);
+    vp_gpu_kind kind = cls == VP_CLASS_MEMORY ? VP_GPU_MEMCPY
+                       : cls == VP_CLASS_SYNC ? VP_GPU_SYNC
+                                              : VP_GPU_KERNEL;
+    if (!(k->kinds & (1u << kind)))
+        return;
+    uint32_t ni = name_index(k, o->type, yn, cls);
+    if (!k->knames[ni].kept)
+        return;
+    cc->rows++;
+    uint32_t gi = group_for(k, cc->file, ni, -1, o->device, -1, intern(k, o->type, yn),
+                            intern(k, o->core, tn));
+    /* A missing min or max: the average is the best bound there is. */
+    int64_t avg = o->total / o->count;
+    add_aggregate(&k->groups[gi], o->count, o->total, o->min >= 0 ? o->min : avg,
+                  o->max >= 0 ? o->max : avg);
+}
+
 /* --steps on Step Id: the same slice over the step numbers present. */
 static void resolve_csv_steps(kernels *k, const char *path)
 {
@@ -548,6 +589,32 @@ static int read_csv(kernels *k, const char *path, size_t file)
     return VP_EXIT_OK;
 }
 
+/* op_statistic.csv: per op type and core type, counted by the profiler.
+ * It has no steps, so --steps keeps none of it (as for a kernel CSV
+ * without Step Id). */
+static int read_opstat(kernels *k, const char *path, size_t file)
+{
+    vp_error err = {0};
+    csv_ctx cc = {k, file, 0};
+    uint64_t skipped = 0;
+    if (k->common.has_steps) {
+        vp_warn("%s: --steps: op_statistic.csv has no steps, so none of its rows is kept",
+                path);
+    } else if (vp_asc_read_opstat(path, take_opstat, &cc, &skipped, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    if (k->ranks[file] < 0)
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
+    if (skipped)
+        vp_warn("%s: %llu rows without a count or a total time were skipped", path,
+                (unsigned long long)skipped);
+    if (k->common.verbose)
+        fprintf(stderr, "vprof: %s: rank %ld; %llu op_statistic rows\n", path, k->ranks[file],
+                (unsigned long long)cc.rows);
+    return VP_EXIT_OK;
+}
+
 static size_t new_file(kernels *k, const char *path)
 {
     k->ranks = vp_realloc(k->ranks, (k->nfiles + 1) * sizeof *k->ranks);
@@ -560,7 +627,7 @@ static size_t new_file(kernels *k, const char *path)
 }
 
 /* An Ascend directory: per rank kernel_details.csv (op_summary), else
- * its trace. */
+ * its trace, else its DB, else op_statistic.csv (aggregates only). */
 static int read_ascend_dir(kernels *k, const char *path)
 {
     vp_error err = {0};
@@ -579,14 +646,18 @@ static int read_ascend_dir(kernels *k, const char *path)
     for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
         vp_asc_rank *r = &run.ranks[i];
         const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &err);
-        if (!f) {
+        const char *stat = f ? NULL : r->files[VP_ASC_OP_STATISTIC];
+        if (!f && !stat) {
             vp_error_print(&err);
             status = VP_EXIT_INPUT;
             break;
         }
+        memset(&err, 0, sizeof err);   /* op_statistic.csv stands in */
         k->rank_override = r->rank;
-        size_t file = new_file(k, f);
-        status = f != r->files[VP_ASC_TRACE] ? read_csv(k, f, file) : read_file(k, f, file);
+        size_t file = new_file(k, f ? f : stat);
+        status = stat                           ? read_opstat(k, stat, file)
+                 : f != r->files[VP_ASC_TRACE] ? read_csv(k, f, file)
+                                                : read_file(k, f, file);
         k->rank_override = -1;
     }
     vp_asc_run_free(&run);
@@ -630,16 +701,37 @@ static int cmp_group(const void *a, const void *b)
     return (x->key.cls > y->key.cls) - (x->key.cls < y->key.cls);
 }
 
-static void put_stats(vp_table *t, size_t row, const vp_summary *s, int64_t grand)
+/* exact: every instance known (no aggregate), so Med and StdDev exist. */
+static void put_stats(vp_table *t, size_t row, const vp_summary *s, int64_t grand, int exact)
 {
     vp_table_set_double(t, row, 0, grand ? 100.0 * (double)s->total / (double)grand : 0.0);
     vp_table_set_int(t, row, 1, s->total);
     vp_table_set_int(t, row, 2, s->n);
     vp_table_set_double(t, row, 3, s->mean);
-    vp_table_set_double(t, row, 4, s->median);
+    if (exact)
+        vp_table_set_double(t, row, 4, s->median);
     vp_table_set_int(t, row, 5, s->min);
     vp_table_set_int(t, row, 6, s->max);
-    vp_table_set_double(t, row, 7, s->stddev);
+    if (exact)
+        vp_table_set_double(t, row, 7, s->stddev);
+}
+
+/* Adds aggregated instances to a summary of samples: count, total, min,
+ * max and mean stay exact; the median is left at the mean (for --sort
+ * med only: it is not printed). */
+static void add_aggregate_sum(vp_summary *s, int64_t n, int64_t total, int64_t min, int64_t max)
+{
+    if (!n)
+        return;
+    if (s->n == 0 || min < s->min)
+        s->min = min;
+    if (s->n == 0 || max > s->max)
+        s->max = max;
+    s->n += n;
+    s->total += total;
+    s->mean = (double)s->total / (double)s->n;
+    s->median = s->mean;
+    s->stddev = 0;
 }
 
 static vp_table *build_table(kernels *k)
@@ -670,12 +762,13 @@ static vp_table *build_table(kernels *k)
     int64_t grand = 0;
     for (size_t i = 0; i < k->ngroups; i++) {
         group *g = &k->groups[i];
-        if (!g->n) {
+        if (!g->n && !g->agg_n) {
             free(g->samples);
             continue;
         }
         g->rank = g->key.mrank ? g->key.mrank - 1 : k->ranks[g->key.file];
         vp_summarize(g->samples, g->n, &g->sum);
+        add_aggregate_sum(&g->sum, g->agg_n, g->agg_total, g->agg_min, g->agg_max);
         grand += g->sum.total;
         k->groups[n++] = *g;
     }
@@ -685,11 +778,17 @@ static vp_table *build_table(kernels *k)
     if (n)
         qsort(k->groups, n, sizeof *k->groups, cmp_group);
 
+    int aggregated = 0;
+    for (size_t i = 0; i < n; i++)
+        aggregated |= k->groups[i].agg_n != 0;
+    if (aggregated)
+        vp_table_add_note(t, "rows with op_statistic.csv instances have no Med nor StdDev: the "
+                             "file gives each op type's count, total, min and max only");
     size_t shown = k->common.top > 0 && (size_t)k->common.top < n ? (size_t)k->common.top : n;
     for (size_t i = 0; i < shown; i++) {
         const group *g = &k->groups[i];
         size_t row = vp_table_add_row(t);
-        put_stats(t, row, &g->sum, grand);
+        put_stats(t, row, &g->sum, grand, g->agg_n == 0);
         int col = 8;
         for (int d = 0; d < k->ndims; d++, col++) {
             switch (k->dim_order[d]) {
@@ -717,17 +816,24 @@ static vp_table *build_table(kernels *k)
         size_t total = 0;
         for (size_t i = shown; i < n; i++)
             total += k->groups[i].n;
-        int64_t *all = vp_malloc(total * sizeof *all);
+        int64_t *all = vp_malloc((total ? total : 1) * sizeof *all);
         size_t w = 0;
         for (size_t i = shown; i < n; i++) {
-            memcpy(all + w, k->groups[i].samples, k->groups[i].n * sizeof *all);
+            if (k->groups[i].n)   /* op_statistic groups have no samples */
+                memcpy(all + w, k->groups[i].samples, k->groups[i].n * sizeof *all);
             w += k->groups[i].n;
         }
         vp_summary s;
         vp_summarize(all, total, &s);
         free(all);
+        int exact = 1;
+        for (size_t i = shown; i < n; i++) {
+            const group *g = &k->groups[i];
+            add_aggregate_sum(&s, g->agg_n, g->agg_total, g->agg_min, g->agg_max);
+            exact &= g->agg_n == 0;
+        }
         size_t row = vp_table_add_row(t);
-        put_stats(t, row, &s, grand);
+        put_stats(t, row, &s, grand, exact);
         char label[64];
         snprintf(label, sizeof label, "(others: %zu rows)", n - shown);
         vp_table_set_text(t, row, name_col >= 0 ? name_col : 8, label);
@@ -871,9 +977,11 @@ static int read_input(kernels *k, const char *arg)
         return read_ascend_dir(k, arg);
     if (a.kind == VP_ASC_KERNELS || a.kind == VP_ASC_DB)
         return read_csv(k, arg, new_file(k, arg));
+    if (a.kind == VP_ASC_OP_STATISTIC)
+        return read_opstat(k, arg, new_file(k, arg));
     if (a.kind != VP_ASC_TRACE) {
         fprintf(stderr, "vprof: %s: a %s has no kernels (kernels reads traces, "
-                            "kernel_details.csv and op_summary CSVs)\n",
+                            "kernel_details.csv, op_summary and op_statistic CSVs)\n",
                     arg, vp_asc_file_name(a.kind));
         return VP_EXIT_INPUT;
     }
@@ -885,7 +993,7 @@ static int read_input(kernels *k, const char *arg)
  * and the groups with every sample, in the order they were first seen:
  * merged in input order they give the groups, and the samples in each,
  * in the order one process reading the files in turn gives them. */
-enum { KERNELS_PART_VERSION = 1 };
+enum { KERNELS_PART_VERSION = 2 };
 
 static void kernels_save(void *ctx, vp_buf *b)
 {
@@ -918,6 +1026,12 @@ static void kernels_save(void *ctx, vp_buf *b)
         vp_put_u64(b, g->n);
         for (size_t j = 0; j < g->n; j++)
             vp_put_i64(b, g->samples[j]);
+        vp_put_i64(b, g->agg_n);
+        if (g->agg_n) {
+            vp_put_i64(b, g->agg_total);
+            vp_put_i64(b, g->agg_min);
+            vp_put_i64(b, g->agg_max);
+        }
     }
 }
 
@@ -986,6 +1100,13 @@ static int kernels_merge(void *ctx, const void *p, size_t n, vp_error *err)
         group *g = &k->groups[gi];
         for (size_t j = 0; j < cnt; j++)
             add_sample(g, vp_get_i64(&r));
+        int64_t an = vp_get_i64(&r);
+        if (an < 0) {
+            r.bad = 1;
+        } else if (an > 0) {
+            int64_t at = vp_get_i64(&r), amin = vp_get_i64(&r), amax = vp_get_i64(&r);
+            add_aggregate(g, an, at, amin, amax);
+        }
     }
     free(smap);
     free(nmap);

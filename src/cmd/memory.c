@@ -14,6 +14,7 @@
 
 #include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "cmd/scale.h"
 #include "vprof/ascend.h"
 #include "vprof/error.h"
 #include "vprof/memevents.h"
@@ -26,7 +27,7 @@
 #include "vprof/util.h"
 
 const char cmd_memory_usage[] =
-    "usage: vprof memory [options] SNAPSHOT|TRACE|TIMELINE\n"
+    "usage: vprof memory [options] SNAPSHOT|TRACE...|TIMELINE\n"
     "\n"
     "Reads a CUDA memory snapshot (the pickle of torch.cuda.memory._dump_snapshot,\n"
     "or of torch.cuda.memory_snapshot()) and reports per device: the allocator's\n"
@@ -41,6 +42,9 @@ const char cmd_memory_usage[] =
     "time and the CPU op running then, and its [OutOfMemory] events.  The output\n"
     "of profiler.export_memory_timeline() (.raw.json.gz or .json.gz) gives the\n"
     "peak and the bytes per category (parameter, activation, gradient ...) then.\n"
+    "Several traces (the ranks of a run, or a profiler schedule's cycles) give the\n"
+    "peaks per device over all of them, read -j at a time (the same output for\n"
+    "every -j); --timeline and --plot read one trace.\n"
     "The input kind is told from the content; plain or gzip; - is standard input.\n"
     "\n"
     "Ascend profiles (docs/ascend.md): a *_ascend_pt directory (or a folder of them)\n"
@@ -67,6 +71,7 @@ const char cmd_memory_usage[] =
     "      --full-names   never shorten long text\n"
     "  -q, --quiet        no warnings\n"
     "  -h, --help         this help\n"
+    VP_SCALE_USAGE
     "\n"
     "Exit status: 0 ok, 2 usage error, 3 unreadable or invalid input (also a\n"
     "pickle that asks to run code).\n"
@@ -74,7 +79,8 @@ const char cmd_memory_usage[] =
     "Examples:\n"
     "  vprof memory snapshot.pickle\n"
     "  vprof memory --by site --top 20 snapshot.pickle\n"
-    "  vprof memory --plot mem.svg trace.json.gz\n";
+    "  vprof memory --plot mem.svg trace.json.gz\n"
+    "  vprof memory -j 8 run/rank*.json.gz\n";
 
 enum {
     OPT_FIRST = VP_OPT_FIRST_CMD,
@@ -509,15 +515,16 @@ static int trace_device_selected(const mem_opts *o, const vp_mem_device *d)
 
 /* Reads the trace once for the peaks (and the points, if needed), then once
  * more for the CPU op running at each peak: holding every op of a long
- * trace to look one up later would cost memory in proportion to the trace. */
-static int report_trace(const mem_opts *o, const char *file, const char *path)
+ * trace to look one up later would cost memory in proportion to the trace.
+ * NULL after printing the error. */
+static vp_memevents *trace_peaks(const mem_opts *o, const char *file, const char *path)
 {
     vp_error err = {0};
     vp_trace_opts topts = {.partial = o->common.partial, .progress = 1, .name = path};
     vp_trace *t = vp_trace_open(file, &topts, &err);
     if (!t) {
         vp_error_print(&err);
-        return VP_EXIT_INPUT;
+        return NULL;
     }
     vp_memevents *m = vp_memevents_new(o->timeline || o->plot);
     vp_event ev;
@@ -528,7 +535,7 @@ static int report_trace(const mem_opts *o, const char *file, const char *path)
     if (r < 0) {
         vp_error_print(&err);
         vp_memevents_free(m);
-        return VP_EXIT_INPUT;
+        return NULL;
     }
     vp_memevents_finish(m);
     if (m->bad)
@@ -546,7 +553,16 @@ static int report_trace(const mem_opts *o, const char *file, const char *path)
                 vp_op_finder_observe(&ops[i], &ev);
         vp_trace_close(t);
     }
+    for (size_t i = 0; i < m->ndevices; i++)
+        m->devices[i].peak_op = ops[i].name;
+    free(ops);
+    return m;
+}
 
+/* The tables (and the plot) of a trace's, or several traces', memory
+ * events; m is finished. */
+static int emit_trace(const mem_opts *o, const vp_memevents *m, const char *path)
+{
     int rc = VP_EXIT_OK;
     if (o->plot)
         rc = write_plot(o->plot, path, draw_trace, m);
@@ -596,8 +612,8 @@ static int report_trace(const mem_opts *o, const char *file, const char *path)
             vp_table_set_int(st, row, 1, (int64_t)(d->allocs + d->frees));
             vp_table_set_int(st, row, 2, d->peak_alloc.allocated);
             vp_table_set_int(st, row, 3, d->peak_alloc.ts);
-            if (ops[i].name)
-                vp_table_set_text(st, row, 4, ops[i].name);
+            if (d->peak_op)
+                vp_table_set_text(st, row, 4, d->peak_op);
             vp_table_set_int(st, row, 5, d->peak_reserved.reserved);
             vp_table_set_int(st, row, 6, d->last.allocated);
             vp_table_set_int(st, row, 7, d->last.reserved);
@@ -629,9 +645,15 @@ static int report_trace(const mem_opts *o, const char *file, const char *path)
         rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/1");
     for (size_t i = 0; i < nt; i++)
         vp_table_free(tables[i]);
-    for (size_t i = 0; i < m->ndevices; i++)
-        free(ops[i].name);
-    free(ops);
+    return rc;
+}
+
+static int report_trace(const mem_opts *o, const char *file, const char *path)
+{
+    vp_memevents *m = trace_peaks(o, file, path);
+    if (!m)
+        return VP_EXIT_INPUT;
+    int rc = emit_trace(o, m, path);
     vp_memevents_free(m);
     return rc;
 }
@@ -1122,6 +1144,74 @@ static char *spool_stdin(vp_error *err)
 static int report_snapshot(const mem_opts *opts, const char *file, const vp_buf *data,
                            const char *path);
 
+/* ---- several traces: partial results (cmd/scale.h, docs/partials.md) ---- */
+
+typedef struct mem_parts {
+    const mem_opts *o;
+    vp_memevents *m;     /* the merge of the inputs so far */
+} mem_parts;
+
+static int mem_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
+{
+    const mem_parts *c = ctx;
+    vp_error err = {0};
+    enum input_kind kind;
+    vp_buf whole = {0};
+    int gz;
+    (void)i;
+    if (sniff(input, 0, &kind, &whole, &gz, &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    vp_buf_free(&whole);
+    if (kind != IN_TRACE)
+        return vp_usage_error("memory", "%s is a %s: only traces are read several at a time "
+                                        "(a snapshot or a memory timeline is read alone)",
+                              input, kind == IN_PICKLE ? "snapshot" : "memory timeline");
+    vp_memevents *m = trace_peaks(c->o, input, input);
+    if (!m)
+        return VP_EXIT_INPUT;
+    vp_memevents_save(m, out);
+    vp_memevents_free(m);
+    return VP_EXIT_OK;
+}
+
+static int mem_merge(void *ctx, const void *p, size_t n, vp_error *err)
+{
+    mem_parts *c = ctx;
+    return vp_memevents_merge(c->m, p, n, err);
+}
+
+static void mem_save(void *ctx, vp_buf *out)
+{
+    const mem_parts *c = ctx;
+    vp_memevents_save(c->m, out);
+}
+
+static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
+{
+    for (size_t i = 0; i < n && !vp_reducing; i++) {
+        if (strcmp(inputs[i], "-") == 0)
+            return vp_usage_error("memory", "standard input is read alone, not among several inputs");
+        asc_arg aa = asc_arg_of(inputs[i]);
+        if (aa.is_dir || aa.kind == VP_ASC_MEMORY_RECORD || aa.kind == VP_ASC_OPERATOR_MEMORY ||
+            aa.kind == VP_ASC_MODULE_MEM)
+            return vp_usage_error("memory", "%s is an Ascend profile: only traces are read several "
+                                            "at a time", inputs[i]);
+    }
+    mem_parts c = {o, vp_memevents_new(0)};
+    vp_parts parts = {"memory", VP_MEMEVENTS_PART_VERSION, mem_analyse, mem_merge, mem_save, &c};
+    int rc = vp_parts_run(&o->common, &parts, inputs, n);
+    if (rc == VP_EXIT_OK) {
+        vp_memevents_finish(c.m);
+        rc = emit_trace(o, c.m, inputs[0]);
+    } else if (rc == VP_PARTS_DONE) {
+        rc = VP_EXIT_OK;
+    }
+    vp_memevents_free(c.m);
+    return rc;
+}
+
 int cmd_memory(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -1134,23 +1224,20 @@ int cmd_memory(int argc, char **argv)
         {"timeline", no_argument, 0, OPT_TIMELINE},
         {"plot", required_argument, 0, OPT_PLOT},
         {"device", required_argument, 0, OPT_DEVICE},
+        VP_SCALE_LONGOPTS,
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("memory");
     mem_opts o = {.top = 10, .stack_depth = 1, .device = -1};
     vp_common_init(&o.common);
-    int c;
+    int c, status;
     long v;
     optind = 1;
     o.common.top = o.top;
-    while ((c = getopt_long(argc, argv, "f:o:qvh", longopts, NULL)) != -1) {
-        int rc = vp_common_option(&o.common, self, c, optarg);
-        if (rc < 0)
-            return VP_EXIT_USAGE;
-        if (rc == 2)
-            return VP_EXIT_OK;
-        if (rc == 1)
-            continue;
+    while ((c = vp_getopt(&o.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) !=
+           VP_OPT_END) {
+        if (c == VP_OPT_EXIT)
+            return status;
         switch (c) {
         case OPT_BY:
             if (strcmp(optarg, "site") == 0)
@@ -1189,8 +1276,18 @@ int cmd_memory(int argc, char **argv)
     o.top = o.common.top;
     if (optind >= argc)
         return vp_usage_error("memory", "no input given (a snapshot, a trace or a memory timeline)");
-    if (argc - optind > 1)
-        return vp_usage_error("memory", "one input at a time (got %d files)", argc - optind);
+    /* Several traces, or partial results, take the path of the other
+     * multi-file commands; one input stays the single-input report (the
+     * timeline and the plot need one trace's points). */
+    if (argc - optind > 1 || o.common.save_part || o.common.mpi || vp_reducing) {
+        if (o.timeline || o.plot)
+            return vp_usage_error("memory", "--timeline and --plot read one trace, not several "
+                                            "(nor with --save-part or --mpi)");
+        if (o.by_site || o.stack_depth != 1 || o.all_frames || o.leaks)
+            return vp_usage_error("memory", "--by site, --stack, --all-frames and --leaks need a "
+                                            "snapshot, which is read alone");
+        return report_traces(&o, argv + optind, (size_t)(argc - optind));
+    }
     const char *path = argv[optind];
 
     vp_error err = {0};

@@ -642,7 +642,10 @@ static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind
     for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
         vp_asc_rank *r = &run.ranks[i];
         const char *f = vp_asc_need(r, VP_ASC_TRACE, VP_ASC_STEP_TRACE, &err);
-        if (!f) {
+        if (f && r->metadata && vp_asc_read_groups(r->metadata, &s->stt, &err) != 0) {
+            vp_error_print(&err);
+            status = VP_EXIT_INPUT;
+        } else if (!f) {
             vp_error_print(&err);
             status = VP_EXIT_INPUT;
         } else if (f == r->files[VP_ASC_TRACE]) {

@@ -20,7 +20,8 @@ const char cmd_summary_usage[] =
     "compute, exposed communication, memory copies, idle), the top kernels, peak\n"
     "memory from [memory] events, MFU with --model; then findings: rules with\n"
     "the evidence measured and a suggestion. Several traces are the ranks of one\n"
-    "run. `-f json` adds every metric by name (what vprof check and vprof diff\n"
+    "run; an Ascend directory (*_ascend_pt, a folder of them) is its ranks'\n"
+    "trace_view.json (docs/summary.md \"Ascend\"). `-f json` adds every metric by name (what vprof check and vprof diff\n"
     "gate on) and gives the findings as data.\n"
     "\n"
     "  --threshold NAME=V   change a finding's threshold (repeatable); --list-thresholds\n"
@@ -64,8 +65,11 @@ static vp_table *overview(const vp_run *r)
     vp_table_add_col(t, "Step Min", VP_COL_NS_F, 1);
     vp_table_add_col(t, "Step Max", VP_COL_NS_F, 1);
     size_t row = vp_table_add_row(t);
-    vp_table_set_text(t, row, 0, vp_run_device(r)[0] ? vp_run_device(r) : "-");
-    vp_table_set_int(t, row, 1, vp_run_device_count(r));
+    vp_table_set_text(t, row, 0, vp_run_device(r)[0] ? vp_run_device(r)
+                                 : vp_run_is_ascend(r) ? "Ascend NPU"
+                                                       : "-");
+    if (vp_run_find(r, "gpus"))   /* none for Ascend: its traces list no devices */
+        vp_table_set_int(t, row, 1, vp_run_device_count(r));
     vp_table_set_int(t, row, 2, (int64_t)metric(r, "ranks", NULL));
     vp_table_set_int(t, row, 3, (int64_t)metric(r, "steps", NULL));
     int has;

@@ -55,6 +55,9 @@ uint64_t vp_get_u64(vp_rd *r)
         if (r->p >= r->end)
             break;
         unsigned char c = *r->p++;
+        /* the tenth byte has room for bit 63 only: more is not a uint64 */
+        if (shift == 63 && (c & 0x7e))
+            break;
         v |= (uint64_t)(c & 0x7f) << shift;
         if (!(c & 0x80))
             return v;

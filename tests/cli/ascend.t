@@ -56,6 +56,69 @@ expect_status 0
 expect_stdout_has ",0,HCCL"
 expect_stdout_has ",1,AI_CPU"
 
+case_ "kernels on op_statistic.csv (torch_npu's header, constructed): a row per op type with count, total, avg, min, max; Time (%) is its Ratio(%)"
+OS=$A/constructed_op_statistic
+vp kernels -f csv "$OS/op_statistic.csv"
+expect_status 0
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name
+56.5,21114692,4,5278673.0,,1841,7119969,,FlashAttentionScore
+14.8,5517725,2,2758862.5,,542459,4975266,,hcom_broadcast_
+14.3,5344210,2,2672105.0,,83278,5260932,,DSAStatelessGenBitMask
+8.0,2976666,1,2976666.0,,2976666,2976666,,hcom_allReduce_
+4.7,1744146,1,1744146.0,,1744146,1744146,,hcom_allGather_
+1.3,496851,1,496851.0,,496851,496851,,ZerosLike
+0.4,150820,3,50273.3,,5798,72861,,Cast
+0.1,19495,3,6498.3,,6118,6698,,NonZero
+0.0,3719,2,1859.5,,1740,1980,,Slice
+0.0,2639,2,1319.5,,1200,1440,,0
+END
+expect_stderr_empty
+vp kernels "$OS/op_statistic.csv"
+expect_stdout_has "note: rows with op_statistic.csv instances have no Med nor StdDev"
+
+case_ "kernels --by core on op_statistic (msprof's header: Device_id, Model Name): the per-core totals of the same tasks"
+vp kernels --by core -f csv "$OS/op_statistic_20240101000000.csv"
+expect_status 0
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Accelerator Core
+56.5,21114692,4,5278673.0,,1841,7119969,,MIX_AIC
+27.4,10238537,4,2559634.2,,542459,4975266,,HCCL
+14.3,5344210,2,2672105.0,,83278,5260932,,DSA_SQE
+1.4,506368,4,126592.0,,1740,496851,,AI_CORE
+0.4,145022,2,72511.0,,72161,72861,,AI_CPU
+0.1,19495,3,6498.3,,6118,6698,,MIX_AIV
+0.0,2639,2,1319.5,,1200,1440,,AI_VECTOR_CORE
+END
+
+case_ "kernels on op_statistic: --by type,core, --top folds aggregates, -j 2 equals -j 1, --save-part and reduce"
+vp kernels --by type,core -f csv "$OS/op_statistic.csv"
+expect_stdout_has "0.4,145022,2,72511.0,,72161,72861,,Cast,AI_CPU"
+expect_stdout_has "0.0,5798,1,5798.0,,5798,5798,,Cast,AI_CORE"
+vp kernels --top 3 -f csv "$OS/op_statistic.csv"
+expect_stdout_has "14.4,5394336,13,414948.9,,1200,2976666,,(others: 7 rows)"
+vp kernels -j 1 --by rank,core -f csv "$OS/op_statistic.csv" "$OS/op_statistic_20240101000000.csv"
+cp "$OUT_STDOUT" j1.csv
+expect_stdout_has "28.3,21114692,4,5278673.0,,1841,7119969,,0,MIX_AIC"
+vp kernels -j 2 --by rank,core -f csv "$OS/op_statistic.csv" "$OS/op_statistic_20240101000000.csv"
+expect_status 0
+if cmp -s j1.csv "$OUT_STDOUT"; then pass; else fail "-j 2 differs from -j 1"; fi
+vp kernels --by rank,core --save-part os.vpart "$OS/op_statistic.csv" "$OS/op_statistic_20240101000000.csv"
+expect_status 0
+vp reduce -f csv os.vpart
+expect_status 0
+if cmp -s j1.csv "$OUT_STDOUT"; then pass; else fail "reduce differs from -j 1"; fi
+
+case_ "kernels: a rank directory with only op_statistic.csv reads it; --steps keeps none of it, with a warning"
+mkdir -p osdir/rank3_ascend_pt/ASCEND_PROFILER_OUTPUT
+cp "$OS/op_statistic.csv" osdir/rank3_ascend_pt/ASCEND_PROFILER_OUTPUT/
+vp kernels --by rank,core -f csv osdir
+expect_status 0
+expect_stdout_has "56.5,21114692,4,5278673.0,,1841,7119969,,3,MIX_AIC"
+vp kernels --steps 1 "$OS/op_statistic.csv"
+expect_status 0
+expect_stderr_has "op_statistic.csv has no steps, so none of its rows is kept"
+
 # ---- steps and comm: step_trace_time ----
 
 case_ "steps on the rank-0 directory: step_trace_time.csv (older 9-column header) read as is"
@@ -98,6 +161,55 @@ tail -n +2 "$RUN/expected_step_trace_time.csv" | while IFS=, read -r rank step r
 done > missing.txt
 if [ -s missing.txt ]; then fail "$(cat missing.txt)"; else pass; fi
 expect_stdout_has '1,stage,"(0, 1)",4337326,2768969,1526893,4251994,1179499,8241926,370000,2725101,346467'
+
+# Pipeline stages from profiler_metadata.json's parallel groups
+# (msprof-analyze's rule, docs/ascend.md): an 8-rank run, tp 2 x pp 2 x dp 2.
+GEN=$(cd "$(dirname "$T")/../../scripts" && pwd)/gen-ascend-run
+
+# The expected stage rows: the element-wise maxima, computed here from the
+# generator's own per-rank figures, over ranks lo..hi.
+stage_max() { # FILE LO HI INDEX
+    awk -F, -v lo="$2" -v hi="$3" -v idx="$4" 'NR > 1 && $1 >= lo && $1 <= hi {
+        s = $2; steps[s] = 1
+        for (i = 3; i <= NF; i++) if (!((s, i) in m) || $i + 0 > m[s, i]) m[s, i] = $i + 0 }
+        END { for (s in steps) { line = s ",stage," idx
+              for (i = 3; i <= 11; i++) line = line "," m[s, i]; print line } }' "$1"
+}
+
+case_ "steps on a tp 2 x pp 2 run with profiler_metadata.json: 4 pipelines, stage rows (0, 1, 2, 3) and (4, 5, 6, 7), each the maxima of its ranks"
+python3 "$GEN" pp8 --ranks 8 --tp 2 --pp 2 --metadata > /dev/null
+vp steps -f csv pp8
+expect_status 0
+{ stage_max pp8/expected_step_trace_time.csv 0 3 '"(0, 1, 2, 3)"'
+  stage_max pp8/expected_step_trace_time.csv 4 7 '"(4, 5, 6, 7)"'; } > want.txt
+while read -r line; do grep -qxF "$line" "$OUT_STDOUT" || echo "missing: $line"; done < want.txt > missing.txt
+if [ -s missing.txt ] || [ "$(wc -l < want.txt)" != 4 ]; then fail "$(cat missing.txt want.txt)"; else pass; fi
+if [ "$(grep -c ',stage,' "$OUT_STDOUT")" = 4 ]; then pass; else fail "not 4 stage rows"; fi
+vp steps pp8
+expect_stdout_has "2 stages of 4 pipelines from"
+vp comm -f csv pp8
+expect_status 0
+while read -r line; do grep -qxF "$line" "$OUT_STDOUT" || echo "missing: $line"; done < want.txt > missing.txt
+if [ -s missing.txt ]; then fail "comm: $(cat missing.txt)"; else pass; fi
+
+case_ "steps on a pp 4 run: every rank its own stage, Index \"(2,)\" as Python prints a one-rank tuple"
+python3 "$GEN" pp4 --ranks 4 --pp 4 --metadata --steps 1 > /dev/null
+vp steps -f csv pp4
+expect_status 0
+stage_max pp4/expected_step_trace_time.csv 2 2 '"(2,)"' > want.txt
+if grep -qxF "$(cat want.txt)" "$OUT_STDOUT"; then pass; else fail "missing $(cat want.txt)"; fi
+
+case_ "steps: the real rank-0 profiler_metadata.json alone names stage (0, 1, 2, 3); the ranks no group names share Index ()"
+python3 "$GEN" real8 --ranks 8 > /dev/null
+cp "$A/msinsight_metadata/profiler_metadata.json" real8/worker0_*_ascend_pt/
+vp steps -f csv real8
+expect_status 0
+{ stage_max real8/expected_step_trace_time.csv 0 3 '"(0, 1, 2, 3)"'
+  stage_max real8/expected_step_trace_time.csv 4 7 '()'; } > want.txt
+while read -r line; do grep -qxF "$line" "$OUT_STDOUT" || echo "missing: $line"; done < want.txt > missing.txt
+if [ -s missing.txt ]; then fail "$(cat missing.txt)"; else pass; fi
+vp steps real8
+expect_stdout_has "Index () holds the ranks no stage group names"
 
 case_ "steps on the generated run without Overlap Analysis: the same figures from the device tasks"
 mkdir -p noovl/r0_ascend_pt/ASCEND_PROFILER_OUTPUT noovl/r1_ascend_pt/ASCEND_PROFILER_OUTPUT
@@ -238,3 +350,87 @@ printf 'Step Id,Name,Type,Accelerator Core,Duration(us)\n1,"abc,Cast,AI_CORE,1.0
 vp kernels open.csv
 expect_status 3
 expect_stderr_has "open.csv: line 2: a quoted field is not closed before the end of the file"
+
+# ---- summary, diff, check (docs/summary.md "Ascend") ----
+
+case_ "summary on the generated run: the metrics equal the generator's step_trace_time sums (comm.total = sum of Communication, comm.exposed = sum of Not Overlapped)"
+vp summary -f csv "$RUN"
+expect_status 0
+expect_stdout_has "Ascend NPU,,2,2,9000000.0,9000000.0,9000000.0"
+vp summary -f json "$RUN"
+python3 - "$OUT_STDOUT" "$RUN/expected_step_trace_time.csv" > sums.txt <<'PY'
+import csv, json, sys
+m = {r[0]: r[1] for r in json.load(open(sys.argv[1]))["tables"]["metrics"]["rows"]}
+rows = list(csv.DictReader(open(sys.argv[2])))
+s = lambda k: sum(int(r[k]) for r in rows)
+print(m["comm.total"] == s("Communication"), m["comm.exposed"] == s("Communication(Not Overlapped)"),
+      round(m["gpu.compute_pct"] * m["gpu.span"] / 100) == s("Computing"),
+      "gpus" not in m, "kernels.short_pct" not in m, m["kernels.count"], m["attention.flash"])
+PY
+if [ "$(cat sums.txt)" = "True True True True True 68 1" ]; then pass; else fail "metrics: $(cat sums.txt)"; fi
+
+case_ "summary on an Ascend run: findings in Ascend's names (HCCL, AI Core, NPU)"
+vp summary "$RUN"
+expect_stdout_has "1. HCCL communication is exposed: AI Core compute does not hide it [exposed_comm]"
+expect_stdout_has "10.3 ms of HCCL communication not overlapped by compute (all ranks): 36.9% of the NPU's"
+vp summary --threshold idle=1 "$RUN/worker0_20240101000000_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"
+expect_status 0
+expect_stdout_has "the NPU is idle for much of the run [idle]"
+expect_stdout_has "evidence: NPU idle "
+if grep -q "launch call" "$OUT_STDOUT"; then fail "names launch calls"; else pass; fi
+
+case_ "summary: AscendCL synchronous calls inside a step count in sync.count, named as such"
+python3 - "$RUN"/worker0_*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json synced.json <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+cann = next(e["pid"] for e in ev if e.get("name") == "process_name" and e["args"]["name"] == "CANN")
+step = next(e for e in ev if e.get("name", "").startswith("ProfilerStep#1"))
+t = float(step["ts"]) + 100
+for n in ("AscendCL@aclrtSynchronizeStream", "AscendCL@aclrtMemcpy", "AscendCL@aclrtMemcpyAsync"):
+    ev.append({"name": n, "pid": cann, "tid": 1, "ts": "%.3f" % t, "dur": 5.0, "ph": "X",
+               "args": {"Mode": "ACL_RTS"}})
+    t += 10
+json.dump(ev, open(sys.argv[2], "w"))
+PY
+vp summary --threshold syncs=2 -f json synced.json
+expect_stdout_has '["sync.count",2,"count"]'
+vp summary --threshold syncs=2 synced.json
+expect_stdout_has "2 blocking calls (aclrtSynchronizeStream, aclrtSynchronizeDevice,"
+
+case_ "summary: memory peaks from memory_record.csv (PTA, torch_npu's caching allocator) where a rank has one"
+mkdir -p memrun
+cp -r "$RUN"/worker0_20240101000000_ascend_pt memrun/
+cp "$OUT0/memory_record.csv" memrun/worker0_20240101000000_ascend_pt/ASCEND_PROFILER_OUTPUT/
+vp summary -f json memrun
+expect_stdout_has '["memory.peak_allocated",4823308800,"bytes"]'
+vp summary -f csv memrun
+expect_status 0
+
+case_ "summary -j 2 on two rank directories equals -j 1; --save-part and reduce"
+vp summary -j 1 -f csv "$RUN"/worker0_20240101000000_ascend_pt "$RUN"/worker1_20240101000001_ascend_pt
+cp "$OUT_STDOUT" s1.csv
+vp summary -j 2 -f csv "$RUN"/worker0_20240101000000_ascend_pt "$RUN"/worker1_20240101000001_ascend_pt
+if cmp -s s1.csv "$OUT_STDOUT"; then pass; else fail "-j 2 differs"; fi
+vp summary -f csv "$RUN"
+if cmp -s s1.csv "$OUT_STDOUT"; then pass; else fail "the folder differs from its two ranks"; fi
+vp summary --save-part s.vpart "$RUN"
+expect_status 0
+vp reduce -f csv s.vpart
+if cmp -s s1.csv "$OUT_STDOUT"; then pass; else fail "reduce differs"; fi
+
+case_ "diff and check on Ascend run folders"
+python3 "$GEN" other --seed 9 > /dev/null
+vp diff -f csv --top 1 "$RUN" other
+expect_status 0
+expect_stdout_has "5376948,6383558,1006610,18.7,2,2,,hcom_allReduce__483_3"
+expect_stdout_has "communication,16402205,17802128,1399923,8.5"
+vp check --fail-if 'comm.exposed_pct > 30' "$RUN"
+expect_status 1
+expect_stdout_has "comm.exposed_pct = 36.89% (> 30.00% is true)"
+vp check --expect 'memory.peak_allocated <= 5GiB' memrun
+expect_status 0
+
+case_ "summary: a rank directory without trace_view.json says so, exit 3"
+vp summary "$R0"
+expect_status 3
+expect_stderr_has "msinsight_gpt3_rank0_ascend_pt: no trace_view.json (msprof_*.json): a run's metrics are read from the trace"

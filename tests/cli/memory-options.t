@@ -404,13 +404,13 @@ vprof: memory: no input given (a snapshot, a trace or a memory timeline)
 Try 'vprof help memory'.
 END
 
-case_ "usage: two files"
-vp memory a b
+case_ "usage: two files, --timeline (several traces: tests/cli/memory-scale.t)"
+vp memory --timeline a b
 expect_status 2
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: memory: one input at a time (got 2 files)
+vprof: memory: --timeline and --plot read one trace, not several (nor with --save-part or --mpi)
 Try 'vprof help memory'.
 END
 

@@ -65,6 +65,12 @@ vp comm $FILES
 cp "$OUT_STDOUT" "$WORK/comm.out"
 vp reduce "$WORK/c0.vpart" "$WORK/c1.vpart"
 expect_stdout_file "$WORK/comm.out"
+case_ "memory over several traces under mpirun -n 2"
+for r in 0 1 2; do
+    printf '{"traceEvents":[\n{"ph":"i","s":"t","name":"[memory]","pid":%d,"tid":1,"ts":%d,"args":{"Device Type":1,"Device Id":%d,"Bytes":%d,"Total Allocated":%d,"Total Reserved":4194304,"Ev Idx":1}}\n]}\n' \
+        $r $((100 - r)) $((r % 2)) $((1000 + r)) $((1000 + r)) >"$WORK/mem$r.json"
+done
+mpi_same memory -f csv "$WORK/mem0.json" "$WORK/mem1.json" "$WORK/mem2.json" $FILES
 case_ "a bad file: the process names it and the job aborts"
 head -c 20000 "$WORK/gen/rank1.json.gz" >"$WORK/cut.json.gz"
 $MPIRUN "$VPROF" kernels --mpi "$H/trace_filter_rank-0.json.gz" "$WORK/cut.json.gz" \

@@ -79,8 +79,8 @@ expect_stderr <<'END'
 vprof: kernels: -j: expected a number of jobs from 1 to 4096, found '0'
 Try 'vprof help kernels'.
 END
-case_ "memory has no -j"
-vp memory -j 2 "$H/amd_trace.json.gz"
+case_ "mfu has no -j"
+vp mfu -j 2 "$H/amd_trace.json.gz"
 expect_status 2
 expect_stderr_has "invalid option -- 'j'"
 

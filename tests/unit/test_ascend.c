@@ -139,6 +139,70 @@ static void test_stage(void **state)
     vp_stt_free(&s);
 }
 
+static void add_group(vp_stt *s, const char *id, const char *name, const long *r, size_t n)
+{
+    s->groups = realloc(s->groups, (s->ngroups + 1) * sizeof *s->groups);
+    vp_asc_pgroup *g = &s->groups[s->ngroups++];
+    g->id = strdup(id);
+    g->name = strdup(name);
+    g->ranks = malloc(n * sizeof *g->ranks);
+    memcpy(g->ranks, r, n * sizeof *r);
+    g->n = n;
+}
+
+static void test_pipeline_stages(void **state)
+{
+    (void)state;
+    /* tp 2 x pp 2: pipelines {0, 2} and {1, 3}; the tp groups are the
+     * stages; the world group holds two ranks of a pipeline: ignored. */
+    vp_stt s = {0};
+    const long pp0[] = {0, 2}, pp1[] = {3, 1}, tp0[] = {1, 0}, tp1[] = {2, 3};
+    const long world[] = {0, 1, 2, 3}, one[] = {0};
+    add_group(&s, "a", "pp", pp0, 2);
+    add_group(&s, "b", "PP_new_stream", pp1, 2);
+    add_group(&s, "c", "tp", tp0, 2);
+    add_group(&s, "d", "tp", tp1, 2);
+    add_group(&s, "e", "default_group", world, 4);
+    add_group(&s, "f", "cp", one, 1);
+    vp_asc_stages st;
+    assert_int_equal(vp_asc_stages_of(s.groups, s.ngroups, &st), 2);
+    assert_int_equal(st.n, 2);
+    assert_int_equal(st.first[1], 2);
+    assert_int_equal(st.ranks[0], 0);
+    assert_int_equal(st.ranks[1], 1);
+    assert_int_equal(st.ranks[2], 2);
+    assert_int_equal(st.ranks[3], 3);
+    vp_asc_stages_free(&st);
+    /* no pp group: no pipeline, no stage */
+    assert_int_equal(vp_asc_stages_of(s.groups + 2, 3, &st), 0);
+    assert_int_equal(st.n, 0);
+    vp_asc_stages_free(&st);
+    vp_stt_free(&s);
+
+    /* The real rank-0 profiler_metadata.json (tp 2, pp 2, dp 2, 8 ranks):
+     * pp [0, 4] and pp_new_stream [0, 4] are one pipeline; default_group,
+     * mp and embd [0, 4] hold both its ranks; dp, tp, tp_dp_cp ... make
+     * the stage (0, 1, 2, 3). */
+    const char *data = getenv("VPROF_TEST_DATA");
+    if (!data)
+        skip();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ascend/msinsight_metadata/profiler_metadata.json", data);
+    vp_error err = {0};
+    assert_int_equal(vp_asc_read_groups(path, &s, &err), 0);
+    assert_int_equal(s.ngroups, 21);
+    assert_int_equal(vp_asc_read_groups(path, &s, &err), 0);   /* the same groups: once */
+    assert_int_equal(s.ngroups, 21);
+    assert_int_equal(vp_asc_stages_of(s.groups, s.ngroups, &st), 1);
+    assert_int_equal(st.n, 1);
+    assert_int_equal(st.first[1], 4);
+    assert_int_equal(st.ranks[3], 3);
+    vp_asc_stages_free(&st);
+    vp_stt_free(&s);
+    assert_int_equal(vp_asc_read_groups(write_tmp("nm.json", "[1]"), &s, &err), -1);
+    vp_stt_free(&s);
+}
+
 static void test_large_packets(void **state)
 {
     (void)state;
@@ -202,7 +266,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quoting),  cmocka_unit_test(test_csv_missing),
         cmocka_unit_test(test_csv_open_quote), cmocka_unit_test(test_sniff),
-        cmocka_unit_test(test_stage),        cmocka_unit_test(test_large_packets),
+        cmocka_unit_test(test_stage),        cmocka_unit_test(test_pipeline_stages),
+        cmocka_unit_test(test_large_packets),
         cmocka_unit_test(test_classes),      cmocka_unit_test(test_scan_data),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
