@@ -540,7 +540,8 @@ static int fill_one(decoder *d, uint8_t op, int want_dict)
 static int make_tuple(decoder *d, size_t from)
 {
     vp_pk_seq *s = new_seq(d);
-    if (seq_append(d, s, d->stack + from, d->sp - from) < 0)
+    /* An empty tuple may come before anything was pushed: no stack yet. */
+    if (d->sp > from && seq_append(d, s, d->stack + from, d->sp - from) < 0)
         return -1;
     d->sp = from;
     return push_seq(d, VP_PK_TUPLE, s);
