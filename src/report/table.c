@@ -810,6 +810,8 @@ static char *human_cell(const char *s, int md)
         md_escape(&b, s);
     else
         vp_buf_append(&b, s, strlen(s));
+    if (!b.data)
+        return vp_strdup("");   /* an empty cell: the buffer was never grown */
     for (p = b.data; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = ' ';

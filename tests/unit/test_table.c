@@ -418,6 +418,21 @@ static void test_human_ratio(void **state)
     vp_table_free(t);
 }
 
+/* An empty text cell (set, but "") renders in every human format. */
+static void test_empty_text_cell(void **state)
+{
+    (void)state;
+    vp_table *t = vp_table_new("e");
+    vp_table_add_col(t, "A", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "B", VP_COL_INT, 0);
+    size_t r = vp_table_add_row(t);
+    vp_table_set_text(t, r, 0, "");
+    vp_table_set_int(t, r, 1, 7);
+    assert_render(t, VP_FMT_MD, "| A | B |\n| --- | ---: |\n|  | 7 |\n");
+    assert_render(t, VP_FMT_TABLE, "A  B\n-  -\n   7\n");
+    vp_table_free(t);
+}
+
 static void test_human_several_color(void **state)
 {
     vp_table *t[2];
@@ -622,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_format_parse),
         cmocka_unit_test(test_human_ratio),
+        cmocka_unit_test(test_empty_text_cell),
         cmocka_unit_test(test_csv_nsys),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_csv_numbers),
