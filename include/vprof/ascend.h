@@ -168,10 +168,14 @@ typedef struct vp_asc_pgroup {
 typedef struct vp_stt {
     vp_stt_row *rows;
     size_t n, cap;
-    const char *note;        /* where DB rows came from (static text), NULL */
+    const char *note;        /* where DB rows came from (static text, or note_own), NULL */
+    char *note_own;          /* a note read back from a partial result (owned) */
     vp_asc_pgroup *groups;   /* the ranks' parallel groups, for stage rows */
     size_t ngroups;
+    int groups_from;         /* VP_ASC_GROUPS_*: the file the groups came from */
 } vp_stt;
+
+enum { VP_ASC_GROUPS_NONE, VP_ASC_GROUPS_METADATA, VP_ASC_GROUPS_COMM_GROUP };
 
 /* Reads step_trace_time.csv (with or without Device_id, Preparing) or
  * cluster_step_trace_time.csv (Type, Index); rows are appended to out
@@ -208,6 +212,20 @@ int vp_stt_stage(const vp_stt *s, long step, const long *ranks, size_t n, vp_stt
  * it is in) is kept once.  A file without parallel_group_info adds none.
  * 0, or -1 with err when the file is not JSON. */
 int vp_asc_read_groups(const char *path, vp_stt *s, vp_error *err);
+
+/* Adds one parallel group (copied) unless a group with the same id is
+ * there; 1 when added. */
+int vp_asc_add_group(vp_stt *s, const char *id, const char *name, const long *ranks, size_t n);
+
+/* Adds the groups of msprof-analyze's communication_group.json
+ * (cluster_analysis_output/) from its comm_group_parallel_info list
+ * (type, rank_set, group_name, group_id, pg_name), as msprof-analyze's
+ * stage analysis takes them: a "p2p" group whose pg_name starts with "pp"
+ * is a pipeline's point-to-point group, every "collective" group is a
+ * candidate stage group, other p2p groups are left out.  A file without
+ * comm_group_parallel_info (the older form: collective and p2p lists
+ * only) adds none.  0, or -1 with err when the file is not JSON. */
+int vp_asc_read_comm_groups(const char *path, vp_stt *s, vp_error *err);
 
 /* Pipeline stages from parallel groups, msprof-analyze's rule: groups
  * whose name starts with "pp" (any case: pp, pp_new_stream) are the
@@ -257,6 +275,19 @@ int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_
  * and device = TASK.deviceId.  With range, only the selected steps. */
 int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_stt *out,
                   vp_error *err);
+
+/* The device work of an msprof or torch_npu DB, per device (ascending
+ * deviceId): a vp_gpuwork holding STEP_TIME's windows as ProfilerStep
+ * slices, every TASK row (compute tasks by their task type and name,
+ * HCCL and other tasks as syncs that only stretch the span) and every
+ * COMMUNICATION_OP as communication, not yet resolved; names[i] is the
+ * name of w->ev[i] (COMPUTE_TASK_INFO's name or the operation's opName
+ * through STRING_IDS; "" for other tasks).  fn may change w (resolve it)
+ * and must not keep names.  0, or -1 with err (an analysis.db, a DB
+ * without COMPUTE_TASK_INFO). */
+typedef void (*vp_asc_db_work_fn)(void *ctx, int64_t device, size_t ndevices, vp_gpuwork *w,
+                                  const char *const *names);
+int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *err);
 
 /* ---- communication.json / communication_matrix.json ---- */
 

@@ -8,7 +8,10 @@
  * file (/dev/null, a pipe) is written in place.
  *
  * Gzip is one member whose deflate stream comes from ISA-L when vprof is
- * built with it (VPROF_HAVE_ISAL), zlib otherwise.
+ * built with it (VPROF_HAVE_ISAL), zlib otherwise; vp_sink_end_member and
+ * vp_sink_append make a file of several members (gzip reads them as one
+ * stream), so that parts compressed apart can be joined without
+ * recompressing them.
  *
  * A regular-file sink can go back: vp_sink_mark remembers a point of the
  * stream and vp_sink_rewind discards everything written after it.  For
@@ -38,11 +41,29 @@ typedef struct vp_sink_mark {
     uint64_t file_offset;  /* bytes in the file at the mark */
     uint64_t bytes;        /* uncompressed bytes at the mark */
     uint32_t crc;          /* CRC-32 of those bytes (gzip) */
+    int member_start;      /* at the start of a gzip member: a rewind
+                              starts it again, the same bytes as if it
+                              had never been written */
 } vp_sink_mark;
 
 /* Opens path for writing ("-" = standard output).  NULL with err set
  * (exit status 3) when the temporary file cannot be created. */
 vp_sink *vp_sink_open(const char *path, const vp_sink_opts *opts, vp_error *err);
+
+/* A sink onto fd, an open regular file the caller owns (a temporary part
+ * of a larger output): written from where fd is, can rewind, never
+ * renamed nor closed by vp_sink_close.  name is for messages. */
+vp_sink *vp_sink_open_fd(int fd, const char *name, const vp_sink_opts *opts, vp_error *err);
+
+/* Ends the current gzip member (the next write starts a new one); for a
+ * plain sink, hands the buffered bytes on.  0, or -1 once a write failed.
+ * A mark made before it must not be rewound to after it. */
+int vp_sink_end_member(vp_sink *s);
+
+/* Ends the current member and copies len bytes of fd, from its offset 0,
+ * unchanged into the output: for gzip, whole gzip members; bytes is what
+ * they decompress to.  0, or -1 once a read or write failed. */
+int vp_sink_append(vp_sink *s, int fd, uint64_t len, uint64_t bytes);
 
 /* Buffered writes.  They return 0, or -1 once a write has failed; the
  * failure is reported by vp_sink_close. */

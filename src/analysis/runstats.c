@@ -180,6 +180,76 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
         snprintf(r->device, sizeof r->device, "%s", name->valuestring);
 }
 
+/* What a file's work adds to the run, once read: rank is its rank. */
+static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
+{
+    r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
+    r->rank_ids[r->nranks] = rank;
+    if (vp_npu_tracks_seen(f->w.npu))
+        r->ascend = 1;
+    /* Without --steps every piece of GPU work counts (a trace need not
+     * have steps); the step times count every step either way. */
+    vp_gpuwork_resolve(&f->w, o->steps_given ? &o->steps : NULL);
+    vp_steps_select(f->w.steps, &o->steps);
+
+    /* Steps: CPU durations of the selected ones, and their wall time. */
+    size_t nsteps = vp_steps_count(f->w.steps);
+    for (size_t i = 0; i < nsteps; i++) {
+        int64_t a, b;
+        if (vp_steps_window(f->w.steps, i, &a, &b) != 1)
+            continue;
+        add_step(r, vp_steps_number(f->w.steps, i), b - a);
+        r->step_wall += b - a;
+        r->data += vp_ivset_measure_in(&f->data, a, b);
+    }
+    for (size_t i = 0; i < f->nsync; i++) {
+        long s = vp_steps_at(f->w.steps, f->syncs[i]);
+        int64_t a, b;
+        if (s >= 0 && vp_steps_window(f->w.steps, (size_t)s, &a, &b) == 1)
+            r->syncs++;
+    }
+
+    /* The counted GPU work: time breakdown, kernels, launches. */
+    vp_gpu_sets sets;
+    vp_gpu_totals tot;
+    vp_gpu_sets_init(&sets);
+    vp_gpu_measure(&sets, f->w.ev, NULL, f->w.n, &tot);
+    vp_gpu_sets_free(&sets);
+    r->span += tot.span;
+    r->busy += tot.busy;
+    r->compute += tot.compute;
+    r->comm += tot.comm;
+    r->overlap += tot.overlap;
+    r->exposed += tot.exposed;
+    r->memory += tot.memory;
+    r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + 1) * sizeof *r->rank_compute);
+    r->rank_compute[r->nranks++] = tot.compute;
+    for (size_t i = 0; i < f->w.n; i++) {
+        const vp_gpu_ev *g = &f->w.ev[i];
+        if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
+            continue;
+        r->k[g->aux].total += g->end - g->start;
+        r->k[g->aux].count++;
+        r->kernels++;
+        int64_t lts, ldur;
+        if (g->corr >= 0 && vp_steps_launch(f->w.steps, g->corr, &lts, &ldur) &&
+            g->end - g->start < ldur)
+            r->short_kernels++;
+    }
+
+    vp_memevents_finish(f->mem);
+    for (size_t i = 0; i < f->mem->ndevices; i++) {
+        const vp_mem_device *d = &f->mem->devices[i];
+        if (d->type == 0)
+            continue;  /* the CPU allocator */
+        r->have_mem = 1;
+        if (d->peak_alloc.allocated > r->peak_alloc)
+            r->peak_alloc = d->peak_alloc.allocated;
+        if (d->peak_reserved.reserved > r->peak_reserved)
+            r->peak_reserved = d->peak_reserved.reserved;
+    }
+}
+
 /* One trace; rank: its rank when the caller knows it (an Ascend rank
  * directory), else -1 and the trace says. */
 static int add_trace(vp_run *r, const char *path, long position, long rank,
@@ -223,72 +293,8 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     if (rc == 0) {
         read_device_properties(r, vp_trace_meta(t));
         vp_rank_source rs;
-        r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
-        r->rank_ids[r->nranks] =
-            rank >= 0 ? rank : vp_rank_detect(vp_trace_meta(t), path, position, &rs);
-        if (vp_npu_tracks_seen(f.w.npu))
-            r->ascend = 1;
-        /* Without --steps every piece of GPU work counts (a trace need not
-         * have steps); the step times count every step either way. */
-        vp_gpuwork_resolve(&f.w, o->steps_given ? &o->steps : NULL);
-        vp_steps_select(f.w.steps, &o->steps);
-
-        /* Steps: CPU durations of the selected ones, and their wall time. */
-        size_t nsteps = vp_steps_count(f.w.steps);
-        for (size_t i = 0; i < nsteps; i++) {
-            int64_t a, b;
-            if (vp_steps_window(f.w.steps, i, &a, &b) != 1)
-                continue;
-            add_step(r, vp_steps_number(f.w.steps, i), b - a);
-            r->step_wall += b - a;
-            r->data += vp_ivset_measure_in(&f.data, a, b);
-        }
-        for (size_t i = 0; i < f.nsync; i++) {
-            long s = vp_steps_at(f.w.steps, f.syncs[i]);
-            int64_t a, b;
-            if (s >= 0 && vp_steps_window(f.w.steps, (size_t)s, &a, &b) == 1)
-                r->syncs++;
-        }
-
-        /* The counted GPU work: time breakdown, kernels, launches. */
-        vp_gpu_sets sets;
-        vp_gpu_totals tot;
-        vp_gpu_sets_init(&sets);
-        vp_gpu_measure(&sets, f.w.ev, NULL, f.w.n, &tot);
-        vp_gpu_sets_free(&sets);
-        r->span += tot.span;
-        r->busy += tot.busy;
-        r->compute += tot.compute;
-        r->comm += tot.comm;
-        r->overlap += tot.overlap;
-        r->exposed += tot.exposed;
-        r->memory += tot.memory;
-        r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + 1) * sizeof *r->rank_compute);
-        r->rank_compute[r->nranks++] = tot.compute;
-        for (size_t i = 0; i < f.w.n; i++) {
-            const vp_gpu_ev *g = &f.w.ev[i];
-            if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
-                continue;
-            r->k[g->aux].total += g->end - g->start;
-            r->k[g->aux].count++;
-            r->kernels++;
-            int64_t lts, ldur;
-            if (g->corr >= 0 && vp_steps_launch(f.w.steps, g->corr, &lts, &ldur) &&
-                g->end - g->start < ldur)
-                r->short_kernels++;
-        }
-
-        vp_memevents_finish(f.mem);
-        for (size_t i = 0; i < f.mem->ndevices; i++) {
-            const vp_mem_device *d = &f.mem->devices[i];
-            if (d->type == 0)
-                continue;  /* the CPU allocator */
-            r->have_mem = 1;
-            if (d->peak_alloc.allocated > r->peak_alloc)
-                r->peak_alloc = d->peak_alloc.allocated;
-            if (d->peak_reserved.reserved > r->peak_reserved)
-                r->peak_reserved = d->peak_reserved.reserved;
-        }
+        account(r, &f,
+                rank >= 0 ? rank : vp_rank_detect(vp_trace_meta(t), path, position, &rs), o);
     }
     vp_gpuwork_free(&f.w);
     vp_memevents_free(f.mem);
@@ -296,6 +302,43 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     free(f.syncs);
     vp_trace_close(t);
     return rc < 0 ? -1 : 0;
+}
+
+/* An SQLite export (msprof_*.db, ascend_pytorch_profiler_N.db): each
+ * device's tasks and HCCL operations, with their names (STRING_IDS), as
+ * a trace's; steps from STEP_TIME.  A DB of several devices gives each
+ * device as a rank, as steps and comm do. */
+typedef struct db_ctx {
+    vp_run *r;
+    long rank;
+    const vp_run_opts *o;
+} db_ctx;
+
+static void add_db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork *w,
+                          const char *const *names)
+{
+    db_ctx *c = ctx;
+    file_state f;
+    memset(&f, 0, sizeof f);
+    f.w = *w;   /* borrowed: handed back below for the reader to free */
+    f.mem = vp_memevents_new(0);
+    vp_ivset_init(&f.data);
+    for (size_t i = 0; i < f.w.n; i++) {
+        vp_gpu_ev *g = &f.w.ev[i];
+        if (g->kind == VP_GPU_KERNEL)
+            g->aux = kernel_index(c->r, (vp_span){names[i], strlen(names[i])}, g->cls);
+    }
+    account(c->r, &f, ndevices > 1 ? (long)device : c->rank, c->o);
+    *w = f.w;
+    vp_memevents_free(f.mem);
+    vp_ivset_free(&f.data);
+}
+
+static int add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, vp_error *err)
+{
+    db_ctx c = {r, rank, o};
+    r->ascend = 1;
+    return vp_asc_db_work(path, add_db_device, &c, err);
 }
 
 /* torch_npu's caching allocator (PTA in memory_record.csv) is what the
@@ -339,17 +382,18 @@ static int add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_
     }
     for (size_t i = 0; i < run.n && rc == 0; i++) {
         const vp_asc_rank *k = &run.ranks[i];
-        if (!k->files[VP_ASC_TRACE]) {
-            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json): a run's "
-                                             "metrics are read from the trace%s",
-                         k->dir,
-                         k->files[VP_ASC_DB] ? "; DB exports are not read by summary, diff and "
-                                               "check yet"
-                                             : "");
+        if (k->files[VP_ASC_TRACE]) {
+            rc = add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
+        } else if (k->files[VP_ASC_DB]) {
+            rc = add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
+        } else {
+            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json) nor DB "
+                                             "export: a run's metrics are read from the device "
+                                             "tasks",
+                         k->dir);
             rc = -1;
             break;
         }
-        rc = add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
         if (rc == 0 && k->files[VP_ASC_MEMORY_RECORD])
             rc = add_npu_memory(r, k->files[VP_ASC_MEMORY_RECORD], err);
     }
@@ -363,6 +407,8 @@ int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opt
 {
     if (vp_asc_is_dir(path))
         return add_ascend_dir(r, path, o, err);
+    if (strcmp(path, "-") != 0 && vp_asc_sniff(path) == VP_ASC_DB)
+        return add_db(r, path, position, o, err);
     return add_trace(r, path, position, -1, o, err);
 }
 

@@ -382,7 +382,18 @@ static void add_step(vp_gpuwork *w, const step_win *s)
 
 /* One device's work: compute tasks, communication operations, the other
  * tasks (span only). */
-static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, vp_error *err)
+/* names: when not NULL, each appended event's name (owned, "" when none),
+ * parallel to w->ev. */
+static void add_name(char ***names, size_t n, const char *name)
+{
+    if (!names)
+        return;
+    *names = vp_realloc(*names, (n + 1) * sizeof **names);
+    (*names)[n] = vp_strdup(name);
+}
+
+static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, char ***names,
+                       vp_error *err)
 {
     sqlite3_stmt *st;
     /* Every task, with its compute task type when it is one. */
@@ -407,6 +418,7 @@ static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, vp_er
         }
         append_ev(w, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
                   col_int(st, 2, -1), cls, VP_GPU_F_BY_TIME);
+        add_name(names, w->n - 1, col_text(st, 5));
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -432,6 +444,7 @@ static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, vp_er
             flags |= VP_GPU_F_RECEIVE;
         append_ev(w, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), -1, VP_CLASS_COMM,
                   flags);
+        add_name(names, w->n - 1, nm);
         w->npu_ops++;
     }
     sqlite3_finalize(st);
@@ -526,7 +539,7 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
         vp_gpuwork_init(&w);
         for (size_t s = 0; s < nsteps; s++)
             add_step(&w, &steps[s]);
-        if (device_work(&d, devs[i], have_ops, &w, err) != 0) {
+        if (device_work(&d, devs[i], have_ops, &w, NULL, err) != 0) {
             vp_gpuwork_free(&w);
             goto out;
         }
@@ -541,6 +554,58 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
     }
     out->note = "from the DB's TASK, COMPUTE_TASK_INFO and COMMUNICATION_OP tables (msprof's "
                 "overlap definitions)";
+    ret = 0;
+out:
+    free(devs);
+    free(steps);
+    db_close(&d);
+    return ret;
+}
+
+int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *err)
+{
+    db d;
+    if (db_open(&d, path, err) != 0)
+        return -1;
+    int ret = -1;
+    step_win *steps = NULL;
+    size_t nsteps = 0;
+    int64_t *devs = NULL;
+    size_t ndev = 0, cap = 0;
+    if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
+        goto out;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d.h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
+                           NULL) != SQLITE_OK) {
+        db_fail(&d, err, "TASK");
+        goto out;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (ndev == cap) {
+            cap = cap ? cap * 2 : 8;
+            devs = vp_realloc(devs, cap * sizeof *devs);
+        }
+        devs[ndev++] = col_int(st, 0, -1);
+    }
+    sqlite3_finalize(st);
+    int have_ops = has_table(&d, "COMMUNICATION_OP");
+    for (size_t i = 0; i < ndev; i++) {
+        vp_gpuwork w;
+        vp_gpuwork_init(&w);
+        char **names = NULL;
+        for (size_t s = 0; s < nsteps; s++)
+            add_step(&w, &steps[s]);
+        int rc = device_work(&d, devs[i], have_ops, &w, &names, err);
+        size_t nnames = w.n;   /* fn may drop events */
+        if (rc == 0)
+            fn(ctx, devs[i], ndev, &w, (const char *const *)names);
+        for (size_t k = 0; k < nnames; k++)
+            free(names[k]);
+        free(names);
+        vp_gpuwork_free(&w);
+        if (rc != 0)
+            goto out;
+    }
     ret = 0;
 out:
     free(devs);
@@ -582,6 +647,13 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
     (void)rank;
     (void)range;
     (void)out;
+    return no_sqlite(path, err);
+}
+
+int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *err)
+{
+    (void)fn;
+    (void)ctx;
     return no_sqlite(path, err);
 }
 

@@ -147,6 +147,7 @@ void vp_stt_free(vp_stt *s)
         free(s->groups[i].ranks);
     }
     free(s->groups);
+    free(s->note_own);
     memset(s, 0, sizeof *s);
 }
 

@@ -18,6 +18,12 @@ typedef struct asc_arg {
 
 asc_arg asc_arg_of(const char *path);
 
+/* The parallel groups of the run's cluster_analysis_output/
+ * communication_group.json (comm_group_parallel_info), for stage rows
+ * when no rank has a profiler_metadata.json: added to s when the file is
+ * there.  An exit status (a message printed when the file is not JSON). */
+int asc_read_comm_groups(const char *path, const vp_asc_run *run, vp_stt *s);
+
 /* step_trace_time rows (rank rows, then stage rows) as a table "Step,
  * Type, Index, <columns>".  With add_stage, a stage row per step holding
  * the element-wise maximum of its rank rows (as msprof-analyze's cluster
@@ -33,8 +39,18 @@ vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source);
  * slices, else from the device tasks), and the rows with it; merge
  * appends the rows and sets *source when the partial has one. */
 const char *asc_stt_trace_source(int slices);
+/* The notes of rows read from step_trace_time.csv (and DBs) and from
+ * cluster_step_trace_time.csv: compared by address in partials. */
+const char *asc_stt_csv_source(void);
+const char *asc_stt_cluster_source(void);
 void asc_stt_save(const vp_stt *s, const char *source, vp_buf *b);
 int asc_stt_merge(vp_stt *s, const char **source, vp_rd *r);
+
+/* communication.json and communication_matrix.json records in partial
+ * results: whether each kind was read, the operations and the links;
+ * merge appends them (NULL strings come back as ""). */
+void asc_hccl_save(const vp_hccl *h, int have_comm, int have_matrix, vp_buf *b);
+int asc_hccl_merge(vp_hccl *h, int *have_comm, int *have_matrix, vp_rd *r);
 
 void asc_hccl_tables(const vp_hccl *h, int have_comm, int have_matrix, vp_table **tables,
                      size_t *n);

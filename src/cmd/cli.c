@@ -98,6 +98,15 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
         }
         o->mpi = 1;
         return 1;
+    case VP_OPT_LOCAL:
+        if (!VPROF_HAVE_MPI) {
+            vp_usage_error(cmd->name, "--local: this vprof was built without MPI "
+                                      "(cmake -DVPROF_MPI=ON; vprof --version says)");
+            return -1;
+        }
+        o->mpi = 1;
+        o->local = 1;
+        return 1;
     case 'h':
         fputs(cmd->usage, stdout);
         return 2;
@@ -124,6 +133,7 @@ static int presentation_only(int c)
     switch (c) {
     case 'f': case 'o': case 'q': case 'v': case 'h': case 'j':
     case VP_OPT_FULL_NAMES: case VP_OPT_TOP: case VP_OPT_SAVE_PART: case VP_OPT_MPI:
+    case VP_OPT_LOCAL:
         return 1;
     default:
         return 0;

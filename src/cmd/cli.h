@@ -60,6 +60,7 @@ typedef struct vp_common_opts {
     long jobs;             /* -j N: worker processes; 0 = one per online core */
     const char *save_part; /* --save-part PATTERN: write partial results, no tables */
     int mpi;               /* --mpi: share the inputs among MPI processes */
+    int local;             /* --local: each node's own files, among its processes */
     /* A command with -f formats of its own (check, diff: github, junit)
      * sees each -f first: 1 when it took it. */
     int (*own_format)(void *ctx, const char *name);
@@ -75,6 +76,7 @@ enum {
     VP_OPT_STEPS,
     VP_OPT_SAVE_PART,
     VP_OPT_MPI,
+    VP_OPT_LOCAL,
     VP_OPT_FIRST_CMD = 1100,
 };
 
@@ -107,7 +109,8 @@ enum {
 #define VP_SCALE_LONGOPTS \
     {"jobs", required_argument, 0, 'j'}, \
     {"save-part", required_argument, 0, VP_OPT_SAVE_PART}, \
-    {"mpi", no_argument, 0, VP_OPT_MPI}
+    {"mpi", no_argument, 0, VP_OPT_MPI}, \
+    {"local", no_argument, 0, VP_OPT_LOCAL}
 #define VP_SCALE_USAGE \
     "  -j, --jobs N       read N files at a time in worker processes (default: one per\n" \
     "                     online core); the output is the same for every N\n" \
@@ -115,7 +118,9 @@ enum {
     "                     MPI rank, %i: one file per input, its index); vprof reduce\n" \
     "                     merges them (docs/partials.md)\n" \
     "      --mpi          share the inputs among the MPI processes (mpirun); rank 0\n" \
-    "                     prints (docs/scale.md)\n"
+    "                     prints (docs/scale.md)\n" \
+    "      --local        with --mpi: each node takes the files it has (node-local\n" \
+    "                     disks), shared among its processes\n"
 
 void vp_common_init(vp_common_opts *o);
 

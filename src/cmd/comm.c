@@ -452,7 +452,7 @@ static int read_ascend_file(comm *c, const char *path, vp_asc_file kind, long ra
     case VP_ASC_STEP_TRACE:
         rc = vp_stt_read(path, rank, &c->stt, &err);
         if (!c->stt_source)
-            c->stt_source = "read from step_trace_time.csv";
+            c->stt_source = asc_stt_csv_source();
         break;
     case VP_ASC_COMM: {
         size_t first = c->hccl.nops;
@@ -522,12 +522,14 @@ static int read_ascend_dir(comm *c, const char *path)
         if (status == VP_EXIT_OK && r->files[VP_ASC_MATRIX])
             status = read_ascend_file(c, r->files[VP_ASC_MATRIX], VP_ASC_MATRIX, r->rank);
     }
+    if (status == VP_EXIT_OK && run.n > 1 && !c->stt.ngroups)
+        status = asc_read_comm_groups(path, &run, &c->stt);
     /* msprof-analyze's cluster files, when no rank directory is there
      * (with ranks, their own files are read and the stage rows computed). */
     if (status == VP_EXIT_OK && run.has_cluster && run.n == 0) {
         static const vp_asc_file kinds[] = {VP_ASC_STEP_TRACE, VP_ASC_COMM, VP_ASC_MATRIX};
         if (run.cluster.files[VP_ASC_STEP_TRACE])
-            c->stt_source = "read from cluster_step_trace_time.csv";
+            c->stt_source = asc_stt_cluster_source();
         for (int k = 0; k < 3 && status == VP_EXIT_OK; k++)
             if (run.cluster.files[kinds[k]])
                 status = read_ascend_file(c, run.cluster.files[kinds[k]], kinds[k], -1);
@@ -839,9 +841,11 @@ static void comm_free(comm *c)
  * totals and the communication kernels of each step, the process group
  * names in the order they were first seen (the collectives table sorts on
  * it), and the collectives table's rows in the order they were first
- * seen; step_trace_time rows computed from Ascend traces.  Ascend summary
- * files (step_trace_time.csv, communication*.json) are not in it: with them, comm reads its operands one after the other. */
-enum { COMM_PART_VERSION = 1 };
+ * seen; the step_trace_time rows (computed from Ascend traces, or read
+ * from step_trace_time.csv, cluster files and DBs) with their parallel
+ * groups; communication.json's operations and communication_matrix.json's
+ * links (version 2). */
+enum { COMM_PART_VERSION = 2 };
 
 static void comm_save(void *ctx, vp_buf *b)
 {
@@ -885,6 +889,7 @@ static void comm_save(void *ctx, vp_buf *b)
             vp_put_i64(b, v[k]);
     }
     asc_stt_save(&c->stt, c->stt_source, b);
+    asc_hccl_save(&c->hccl, c->have_comm_json, c->have_matrix, b);
 }
 
 static int comm_merge(void *ctx, const void *p, size_t n, vp_error *err)
@@ -950,7 +955,10 @@ static int comm_merge(void *ctx, const void *p, size_t n, vp_error *err)
         g->sized_count += vp_get_i64(&r);
     }
     free(pgmap);
-    asc_stt_merge(&c->stt, &c->stt_source, &r);
+    if (!r.bad)
+        asc_stt_merge(&c->stt, &c->stt_source, &r);
+    if (!r.bad)
+        asc_hccl_merge(&c->hccl, &c->have_comm_json, &c->have_matrix, &r);
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged comm partial result");
         return -1;
@@ -966,7 +974,16 @@ static int comm_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
     one.pgs = vp_strmap_new();
     one.rank_override = -1;
     one.pos0 = i;
-    int status = read_file(&one, input, new_rank(&one));
+    /* An Ascend operand (a directory, a summary file) by its kind, as
+     * cmd_comm read them before partials; a trace otherwise. */
+    asc_arg a = asc_arg_of(input);
+    int status;
+    if (a.is_dir)
+        status = read_ascend_dir(&one, input);
+    else if (a.kind != VP_ASC_TRACE)
+        status = read_ascend_file(&one, input, a.kind, (long)i);
+    else
+        status = read_file(&one, input, new_rank(&one));
     if (status == VP_EXIT_OK)
         comm_save(&one, out);
     comm_free(&one);
@@ -1002,35 +1019,12 @@ int cmd_comm(int argc, char **argv)
         vp_usage_error("comm", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    int ascend = 0;
-    for (int i = optind; i < argc && !vp_reducing; i++) {
-        asc_arg a = asc_arg_of(argv[i]);
-        ascend |= a.is_dir || a.kind != VP_ASC_TRACE;
-    }
-    if (!ascend) {
-        vp_parts parts = {"comm", COMM_PART_VERSION, comm_analyse, comm_merge, comm_save, &c};
-        status = vp_parts_run(&c.common, &parts, argv + optind, (size_t)(argc - optind));
-        if (status != VP_EXIT_OK) {
-            if (status == VP_PARTS_DONE)
-                status = VP_EXIT_OK;
-            goto out;
-        }
-    } else if (c.common.save_part || c.common.mpi) {
-        vp_usage_error("comm", "%s: --save-part and --mpi read traces only, not Ascend summary "
-                               "files or directories",
-                       c.common.save_part ? "--save-part" : "--mpi");
+    vp_parts parts = {"comm", COMM_PART_VERSION, comm_analyse, comm_merge, comm_save, &c};
+    status = vp_parts_run(&c.common, &parts, argv + optind, (size_t)(argc - optind));
+    if (status != VP_EXIT_OK) {
+        if (status == VP_PARTS_DONE)
+            status = VP_EXIT_OK;
         goto out;
-    }
-    for (int i = optind; i < argc && ascend; i++) {
-        asc_arg a = asc_arg_of(argv[i]);
-        if (a.is_dir)
-            status = read_ascend_dir(&c, argv[i]);
-        else if (a.kind != VP_ASC_TRACE)
-            status = read_ascend_file(&c, argv[i], a.kind, (long)(i - optind));
-        else
-            status = read_file(&c, argv[i], new_rank(&c));
-        if (status != VP_EXIT_OK)
-            goto out;
     }
     for (size_t i = 0; i < c.nranks; i++)
         for (size_t j = 0; j < i; j++)

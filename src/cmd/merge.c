@@ -19,21 +19,35 @@
  * input's content before its first event can be written, read inputs
  * twice. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "vprof/ascend.h"
 #include "vprof/classify.h"
+#include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/sink.h"
 #include "vprof/steps.h"
 #include "vprof/trace.h"
 #include "vprof/trace_writer.h"
 #include "vprof/util.h"
+
+#ifndef VPROF_HAVE_MPI
+#define VPROF_HAVE_MPI 0
+#endif
+#if VPROF_HAVE_MPI
+#include <glob.h>
+#include <mpi.h>
+#endif
 
 const char cmd_merge_usage[] =
     "usage: vprof merge -o OUTPUT [options] TRACE[@RANK]...\n"
@@ -71,6 +85,10 @@ const char cmd_merge_usage[] =
     "      --keep CATS    keep only events of these categories\n"
     "      --partial      merge what can be read of a truncated input (said on stderr\n"
     "                     and in the output's vprofMergeInfo)\n"
+    "  -j, --jobs N       copy N inputs at a time in worker processes (default: one\n"
+    "                     per online core); the output is the same bytes for every N\n"
+    "      --mpi          share the inputs among the MPI processes (mpirun); rank 0\n"
+    "                     writes the output (an MPI build: vprof --version says)\n"
     "  -v, --verbose      say which rank each file is, and why\n"
     "  -q, --quiet        no warnings, no summary, no progress bar\n"
     "  -h, --help         this help\n"
@@ -140,6 +158,8 @@ typedef struct input {
     int done, skipped;
     uint64_t events_read, events_written;
     int truncated;
+    /* its top-level metadata, as JSON text (NULL: absent) */
+    char *meta_dp, *meta_di, *meta_unit;
 } input;
 
 typedef struct merge {
@@ -157,10 +177,31 @@ typedef struct merge {
     char **drop, **keep;
     size_t ndrop, nkeep;
     int partial, verbose;
+    long jobs;         /* -j: 0 = one per online core */
+    int mpi;
+
+    /* parts (-j, gzip output): each input is copied into a part of its
+     * own, a temporary file, and the parts appended in input order */
+    int part_mode;
+    int progress;      /* the reader's progress bar (not in workers) */
+    int guess_own;     /* a worker that does not know the merged clock yet
+                          assumes its input's own base (shift 0); the
+                          parent checks the shift and copies it again if not */
+    const char *part_dir;
+    char *part_dir_buf;
+    /* --mpi, a process other than rank 0: its parts are kept (fd and
+     * report, by input) until they are sent to rank 0 */
+    int keeping;
+    int mpi_rank;
+    char **owned;      /* --mpi: the paths globs expanded to */
+    size_t nowned;
+    int *kept_fd;
+    vp_buf *kept;
 
     input *in;
     size_t nin;
     vp_sink *sink;
+    vp_sink_opts sink_opts;
     int any_written;   /* an event was written: the next needs a comma */
     int out_base_set;
     int64_t out_base;
@@ -625,27 +666,35 @@ static int meta_base(vp_trace *t, int64_t *base)
     return vp_trace_meta_int(t, "baseTimeNanoseconds", base);
 }
 
-static void spool_value(FILE *f, long rank, const cJSON *item, int *first)
+static void spool_value(FILE *f, long rank, const char *text, int *first)
 {
-    char *text = cJSON_PrintUnformatted(item);
-    if (!text)
-        return;
     fprintf(f, "%s\"%ld\": %s", *first ? "" : ", ", rank, text);
     *first = 0;
-    free(text);
 }
 
-static void spool_input(merge *m, input *in, const cJSON *meta)
+/* The top-level values merge keeps of an input, as text, so that a
+ * worker process can hand them to its parent. */
+static void keep_meta(input *in, const cJSON *meta)
 {
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
     const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
-    if (dp)
-        spool_value(m->spool_dp, in->rank, dp, &m->first_dp);
-    if (di)
-        spool_value(m->spool_di, in->rank, di, &m->first_di);
     const cJSON *unit = cJSON_GetObjectItemCaseSensitive(meta, "displayTimeUnit");
-    if (!m->time_unit && cJSON_IsString(unit))
-        m->time_unit = vp_strdup(unit->valuestring);
+    free(in->meta_dp);
+    free(in->meta_di);
+    free(in->meta_unit);
+    in->meta_dp = dp ? cJSON_PrintUnformatted(dp) : NULL;
+    in->meta_di = di ? cJSON_PrintUnformatted(di) : NULL;
+    in->meta_unit = cJSON_IsString(unit) ? vp_strdup(unit->valuestring) : NULL;
+}
+
+static void spool_input(merge *m, input *in)
+{
+    if (in->meta_dp)
+        spool_value(m->spool_dp, in->rank, in->meta_dp, &m->first_dp);
+    if (in->meta_di)
+        spool_value(m->spool_di, in->rank, in->meta_di, &m->first_di);
+    if (!m->time_unit && in->meta_unit)
+        m->time_unit = vp_strdup(in->meta_unit);
     vp_buf b = {0};
     vp_tw_string(&b, in->path, strlen(in->path));
     fprintf(m->spool_info, "%s\"%ld\": {\"source\": %s, \"rankFrom\": \"%s\", \"shiftNs\": %lld, "
@@ -677,6 +726,19 @@ static int copy_spool(merge *m, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+/* What an input written to the output changes for the next ones: the
+ * merged clock (the first rank merged), and the top-level metadata. */
+static void accept_input(merge *m, input *in)
+{
+    if (!m->out_base_set && (m->align == ALIGN_AUTO || m->align == ALIGN_BASE)) {
+        m->out_base_set = 1;
+        m->out_base = in->has_base ? in->base : 0;
+    }
+    if (in->has_base)
+        m->any_base = 1;
+    spool_input(m, in);
+}
+
 /* -- the pre-pass --------------------------------------------------------- */
 
 static int cmp_coll_ts(const void *a, const void *b)
@@ -702,7 +764,7 @@ static const char STEP_PREFIX[] = "ProfilerStep#";
 static int scan_input(merge *m, input *in, long position)
 {
     vp_error err = {0};
-    vp_trace_opts topts = {.partial = m->partial, .progress = !vp_quiet};
+    vp_trace_opts topts = {.partial = m->partial, .progress = m->progress};
     if (strcmp(in->path, "-") == 0) {
         vp_error_set(&m->err, VP_EXIT_USAGE,
                      "standard input can be merged only when it needs a single reading: not with "
@@ -890,12 +952,22 @@ static int64_t shift_of(const merge *m, const input *in)
     }
 }
 
+static int check_duplicate_now(merge *m, const input *in);
+
 static int is_stdin(const input *in)
 {
     return strcmp(in->path, "-") == 0;
 }
 
 static int check_duplicate(merge *m, const input *in)
+{
+    /* with parts, the parent checks each input at its turn */
+    if (m->part_mode)
+        return 0;
+    return check_duplicate_now(m, in);
+}
+
+static int check_duplicate_now(merge *m, const input *in)
 {
     for (const input *o = m->in; o < in; o++)
         if (o->done && !o->skipped && o->rank == in->rank) {
@@ -918,7 +990,7 @@ static int copy_input(merge *m, input *in, long position)
         if (can_rewind && vp_sink_mark_here(m->sink, &mark, &m->err) != 0)
             return -1;
         vp_error err = {0};
-        vp_trace_opts topts = {.partial = m->partial, .progress = !vp_quiet};
+        vp_trace_opts topts = {.partial = m->partial, .progress = m->progress};
         vp_trace *t = vp_trace_open(in->path, &topts, &err);
         if (!t) {
             vp_error_set(&m->err, err.status, "%s", err.msg);
@@ -935,8 +1007,12 @@ static int copy_input(merge *m, input *in, long position)
             }
             in->has_base = meta_base(t, &in->base);
             /* No base ahead of the events: assume the one of the merged
-             * clock (Kineto floors it to ~3 months: ranks share it). */
-            if (!in->has_base && m->out_base_set && m->out_base) {
+             * clock (Kineto floors it to ~3 months: ranks share it).  A
+             * worker that does not know the merged clock yet writes shift
+             * 0 whatever the base (guess_own); its parent checks it. */
+            if (m->guess_own) {
+                assumed_base = 0;
+            } else if (!in->has_base && m->out_base_set && m->out_base) {
                 in->has_base = 1;
                 in->base = m->out_base;
                 assumed_base = 1;
@@ -969,7 +1045,7 @@ static int copy_input(merge *m, input *in, long position)
             in->done = 1;
             return 0;
         }
-        in->shift = shift_of(m, in);
+        in->shift = m->guess_own ? 0 : shift_of(m, in);
         in->events_read = in->events_written = 0;
         procs_reset(m);
         while (r == 1) {
@@ -1034,13 +1110,9 @@ static int copy_input(merge *m, input *in, long position)
                 vp_trace_close(t);
                 return -1;
             }
-            if (!m->out_base_set && (m->align == ALIGN_AUTO || m->align == ALIGN_BASE)) {
-                m->out_base_set = 1;
-                m->out_base = in->has_base ? in->base : 0;
-            }
-            if (in->has_base)
-                m->any_base = 1;
-            spool_input(m, in, meta);
+            keep_meta(in, meta);
+            if (!m->part_mode)
+                accept_input(m, in);
             if (in->truncated)
                 vp_warn("%s: truncated: merged the %llu events read before the end (--partial)",
                         in->path, (unsigned long long)in->events_read);
@@ -1057,6 +1129,569 @@ static int copy_input(merge *m, input *in, long position)
         return 0;
     }
 }
+
+/* -- parts: -j workers, gzip members -------------------------------------- */
+
+/* What copying one input into a part found: sent by a worker to its
+ * parent, or kept by the parent for an input it copies itself. */
+typedef struct part_res {
+    int status;          /* 0, or the exit status of the error in msg */
+    char *msg;
+    uint64_t len;        /* bytes of the part file */
+    uint64_t bytes;      /* of JSON text in it */
+} part_res;
+
+/* An empty temporary file for a part, unlinked at once: it goes away with
+ * the last process that holds it, whatever happens to them. */
+static int part_file(merge *m)
+{
+    vp_buf b = {0};
+    vp_buf_printf(&b, "%s/.vprof-merge-part-XXXXXX", m->part_dir);
+    char *path = (char *)vp_buf_cstr(&b);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        vp_error_set(&m->err, VP_EXIT_INPUT, "cannot create a temporary file in %s: %s",
+                     m->part_dir, strerror(errno));
+    else
+        unlink(path);
+    vp_buf_free(&b);
+    return fd;
+}
+
+/* Copies input i into the part file fd (from its start): the same
+ * copy_input as without parts, into a sink of its own, so that with gzip
+ * the part is one whole gzip member. */
+static void copy_part(merge *m, size_t i, int fd, part_res *res)
+{
+    memset(res, 0, sizeof *res);
+    vp_sink_opts so = m->sink_opts;
+    vp_error err = {0};
+    vp_sink *main_sink = m->sink;
+    m->sink = vp_sink_open_fd(fd, m->in[i].path, &so, &err);
+    if (!m->sink) {
+        m->sink = main_sink;
+        res->status = err.status ? err.status : VP_EXIT_INPUT;
+        res->msg = vp_strdup(err.msg);
+        return;
+    }
+    m->any_written = 0;
+    m->err = (vp_error){0};
+    int r = copy_input(m, &m->in[i], (long)i);
+    res->bytes = vp_sink_bytes(m->sink);
+    vp_sink *ps = m->sink;
+    m->sink = main_sink;
+    if (r != 0) {
+        vp_sink_abort(ps);
+        res->status = m->err.status ? m->err.status : VP_EXIT_INPUT;
+        res->msg = vp_strdup(m->err.msg);
+        return;
+    }
+    if (vp_sink_close(ps, &err) != 0) {
+        res->status = err.status ? err.status : VP_EXIT_INPUT;
+        res->msg = vp_strdup(err.msg);
+        return;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        res->status = VP_EXIT_INPUT;
+        res->msg = vp_strdup("cannot read back a temporary part");
+        return;
+    }
+    res->len = (uint64_t)sb.st_size;
+}
+
+static void put_opt_str(vp_buf *b, const char *s)
+{
+    vp_put_u64(b, s != NULL);
+    if (s)
+        vp_put_str(b, s, strlen(s));
+}
+
+static char *get_opt_str(vp_rd *r)
+{
+    if (!vp_get_u64(r))
+        return NULL;
+    size_t n;
+    const char *p = vp_get_str(r, &n);
+    return vp_strndup(p ? p : "", n);
+}
+
+/* The result and what the copy learnt of the input, for the parent. */
+static void put_res(vp_buf *b, const part_res *res, const input *in)
+{
+    vp_put_u64(b, (uint64_t)res->status);
+    put_opt_str(b, res->msg);
+    vp_put_u64(b, res->len);
+    vp_put_u64(b, res->bytes);
+    vp_put_i64(b, in->rank);
+    vp_put_u64(b, (uint64_t)in->rank_from);
+    vp_put_u64(b, (uint64_t)in->has_base);
+    vp_put_i64(b, in->base);
+    vp_put_i64(b, in->shift);
+    vp_put_u64(b, (uint64_t)in->skipped);
+    vp_put_u64(b, in->events_read);
+    vp_put_u64(b, in->events_written);
+    vp_put_u64(b, (uint64_t)in->truncated);
+    put_opt_str(b, in->meta_dp);
+    put_opt_str(b, in->meta_di);
+    put_opt_str(b, in->meta_unit);
+}
+
+static int get_res(vp_rd *r, part_res *res, input *in)
+{
+    res->status = (int)vp_get_u64(r);
+    res->msg = get_opt_str(r);
+    res->len = vp_get_u64(r);
+    res->bytes = vp_get_u64(r);
+    in->rank = (long)vp_get_i64(r);
+    in->rank_from = (vp_rank_source)vp_get_u64(r);
+    in->has_base = (int)vp_get_u64(r);
+    in->base = vp_get_i64(r);
+    in->shift = vp_get_i64(r);
+    in->skipped = (int)vp_get_u64(r);
+    in->events_read = vp_get_u64(r);
+    in->events_written = vp_get_u64(r);
+    in->truncated = (int)vp_get_u64(r);
+    free(in->meta_dp);
+    free(in->meta_di);
+    free(in->meta_unit);
+    in->meta_dp = get_opt_str(r);
+    in->meta_di = get_opt_str(r);
+    in->meta_unit = get_opt_str(r);
+    in->known = 1;
+    return vp_rd_done(r) ? 0 : -1;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+typedef struct mtask {
+    pid_t pid;
+    int fd;            /* the worker's pipe, -1 once closed */
+    int part;          /* the part file, -1 when none */
+    int done, wstatus;
+    int here;          /* copied by the parent at its turn */
+    int nothing;       /* nothing to copy (left out by --ranks after a pre-pass) */
+    vp_buf data;
+} mtask;
+
+/* A worker: copies input i into its part, then sends its messages and
+ * result through fd.  Never returns. */
+static void part_worker(merge *m, size_t i, int part, int fd)
+{
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    FILE *cap = tmpfile();
+    if (cap)
+        dup2(fileno(cap), STDERR_FILENO);
+    m->progress = 0;
+    /* Until the first rank merged is done the merged clock is unknown. */
+    m->guess_own = !m->out_base_set && (m->align == ALIGN_AUTO || m->align == ALIGN_BASE);
+    part_res res;
+    copy_part(m, i, part, &res);
+    fflush(stderr);
+    vp_buf msg = {0}, frame = {0};
+    if (cap && lseek(fileno(cap), 0, SEEK_SET) == 0) {
+        char buf[4096];
+        ssize_t r;
+        while ((r = read(fileno(cap), buf, sizeof buf)) > 0)
+            vp_buf_append(&msg, buf, (size_t)r);
+    }
+    vp_put_str(&frame, msg.data, msg.len);
+    put_res(&frame, &res, &m->in[i]);
+    int rc = write_all(fd, frame.data, frame.len);
+    _exit(rc == 0 ? 0 : 1);
+}
+
+/* Input i's part, at its turn: checked, appended, accounted.  1 when it
+ * must be copied again (a worker's guess of the merged clock was wrong). */
+static int take_part(merge *m, size_t i, int part, const part_res *res)
+{
+    input *in = &m->in[i];
+    if (res->status) {
+        vp_error_set(&m->err, res->status, "%s", res->msg ? res->msg : "failed");
+        return -1;
+    }
+    if (check_duplicate_now(m, in) != 0)
+        return -1;
+    if (!in->skipped) {
+        if (in->shift != shift_of(m, in))
+            return 1;
+        if (res->bytes) {
+            if (m->any_written)
+                vp_sink_write(m->sink, ",\n", 2);
+            if (vp_sink_append(m->sink, part, res->len, res->bytes) != 0) {
+                vp_error_set(&m->err, VP_EXIT_INPUT, "cannot write %s: %s", vp_sink_name(m->sink),
+                             strerror(errno));
+                return -1;
+            }
+            m->any_written = 1;
+        }
+        accept_input(m, in);
+    }
+    in->done = 1;
+    return 0;
+}
+
+/* --mpi, not rank 0: input i's part waits to be sent (or its error is
+ * this process's). */
+static int keep_part(merge *m, size_t i, int fd, part_res *res)
+{
+    if (res->status) {
+        vp_error_set(&m->err, res->status, "%s", res->msg ? res->msg : "failed");
+        free(res->msg);
+        close(fd);
+        return -1;
+    }
+    put_res(&m->kept[i], res, &m->in[i]);
+    m->kept_fd[i] = fd;
+    free(res->msg);
+    return 0;
+}
+
+/* Input i copied by this process, at its turn (the merged clock known). */
+static int part_here(merge *m, size_t i)
+{
+    int fd = part_file(m);
+    if (fd < 0)
+        return -1;
+    m->guess_own = 0;
+    int saved_any = m->any_written;
+    part_res res;
+    copy_part(m, i, fd, &res);
+    m->any_written = saved_any;
+    if (m->keeping)
+        return keep_part(m, i, fd, &res);
+    int r = take_part(m, i, fd, &res);
+    free(res.msg);
+    close(fd);
+    if (r > 0) {
+        vp_error_set(&m->err, VP_EXIT_INPUT, "%s: internal error: its clock shift changed",
+                     m->in[i].path);
+        r = -1;
+    }
+    return r;
+}
+
+static void stop_tasks(mtask *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        if (t[i].fd >= 0) {
+            kill(t[i].pid, SIGTERM);
+            close(t[i].fd);
+            waitpid(t[i].pid, NULL, 0);
+            t[i].fd = -1;
+        }
+        if (t[i].part >= 0)
+            close(t[i].part);
+        t[i].part = -1;
+        vp_buf_free(&t[i].data);
+    }
+}
+
+/* A worker's frame at its turn: messages printed, part taken. */
+static int finish_task(merge *m, mtask *w, size_t i)
+{
+    input *in = &m->in[i];
+    vp_rd r;
+    vp_rd_init(&r, w->data.data, w->data.len);
+    size_t nmsg;
+    const char *msg = vp_get_str(&r, &nmsg);
+    part_res res = {0};
+    int bad = get_res(&r, &res, in) != 0;
+    if (!WIFEXITED(w->wstatus) || WEXITSTATUS(w->wstatus) != 0 || bad) {
+        fwrite(msg, 1, nmsg, stderr);
+        free(res.msg);
+        if (WIFSIGNALED(w->wstatus))
+            vp_error_set(&m->err, VP_EXIT_INPUT, "%s: the worker process %ld died of signal %d (%s)",
+                         in->path, (long)w->pid, WTERMSIG(w->wstatus),
+                         strsignal(WTERMSIG(w->wstatus)));
+        else
+            vp_error_set(&m->err, VP_EXIT_INPUT, "%s: the worker process %ld failed without a result",
+                         in->path, (long)w->pid);
+        return -1;
+    }
+    if (m->keeping) {
+        fwrite(msg, 1, nmsg, stderr);
+        int part = w->part;
+        w->part = -1;
+        return keep_part(m, i, part, &res);
+    }
+    int st = take_part(m, i, w->part, &res);
+    free(res.msg);
+    if (st > 0) {
+        /* copied under a wrong guess of the merged clock: again, here */
+        if (m->verbose)
+            fprintf(stderr, "vprof: merge: %s: rank or clock base found after the events; "
+                            "copying it again\n",
+                    in->path);
+        return part_here(m, i);
+    }
+    fwrite(msg, 1, nmsg, stderr);
+    return st;
+}
+
+static long online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
+
+/* Every input into a part, jobs at a time, appended in input order.  The
+ * workers run at most 4 jobs ahead of the output: what waits is on disk. */
+static int run_parts(merge *m, long jobs, size_t first, size_t last)
+{
+    size_t n = last;
+    if (jobs > (long)(last - first))
+        jobs = (long)(last - first);
+    if (jobs < 1)
+        jobs = 1;
+    size_t window = (size_t)jobs * 4;
+    mtask *t = vp_calloc(n ? n : 1, sizeof *t);
+    for (size_t i = 0; i < n; i++)
+        t[i].fd = t[i].part = -1;
+    struct pollfd *pfd = vp_calloc((size_t)jobs, sizeof *pfd);
+    size_t *who = vp_calloc((size_t)jobs, sizeof *who);
+    size_t started = first, merged = first;
+    long running = 0;
+    int st = 0;
+    while (merged < n) {
+        while (running < jobs && started < n && started - merged < window) {
+            input *in = &m->in[started];
+            if (in->skipped && in->scanned) {
+                t[started++].nothing = 1;
+                continue;
+            }
+            if (jobs == 1 || is_stdin(in)) {
+                /* standard input is read once, at its turn */
+                t[started++].here = 1;
+                continue;
+            }
+            int part = part_file(m);
+            if (part < 0) {
+                st = -1;
+                goto out;
+            }
+            int fds[2];
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = -1;
+            if (pipe(fds) == 0) {
+                pid = fork();
+                if (pid < 0) {
+                    close(fds[0]);
+                    close(fds[1]);
+                }
+            }
+            if (pid < 0) {
+                vp_error_set(&m->err, VP_EXIT_INPUT, "cannot start a worker: %s", strerror(errno));
+                close(part);
+                st = -1;
+                goto out;
+            }
+            if (pid == 0) {
+                close(fds[0]);
+                for (size_t i = merged; i < started; i++) {
+                    if (t[i].fd >= 0)
+                        close(t[i].fd);
+                    if (t[i].part >= 0)
+                        close(t[i].part);
+                }
+                part_worker(m, started, part, fds[1]);
+            }
+            close(fds[1]);
+            t[started].pid = pid;
+            t[started].fd = fds[0];
+            t[started].part = part;
+            started++;
+            running++;
+        }
+        mtask *w = &t[merged];
+        if (w->nothing || w->here || w->done) {
+            if (w->nothing)
+                m->in[merged].done = 1;
+            else if (w->here)
+                st = part_here(m, merged);
+            else
+                st = finish_task(m, w, merged);
+            if (w->part >= 0)
+                close(w->part);
+            w->part = -1;
+            vp_buf_free(&w->data);
+            merged++;
+            if (st != 0)
+                goto out;
+            continue;
+        }
+        nfds_t np = 0;
+        for (size_t i = merged; i < started; i++)
+            if (t[i].fd >= 0) {
+                pfd[np].fd = t[i].fd;
+                pfd[np].events = POLLIN;
+                who[np++] = i;
+            }
+        if (poll(pfd, np, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            vp_error_set(&m->err, VP_EXIT_INPUT, "poll: %s", strerror(errno));
+            st = -1;
+            goto out;
+        }
+        for (nfds_t j = 0; j < np; j++) {
+            if (!pfd[j].revents)
+                continue;
+            mtask *x = &t[who[j]];
+            vp_buf_reserve(&x->data, 65536);
+            ssize_t r = read(x->fd, x->data.data + x->data.len, 65536);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r > 0) {
+                x->data.len += (size_t)r;
+                continue;
+            }
+            close(x->fd);
+            x->fd = -1;
+            while (waitpid(x->pid, &x->wstatus, 0) < 0 && errno == EINTR)
+                ;
+            x->done = 1;
+            running--;
+        }
+    }
+out:
+    stop_tasks(t, merged, started);
+    free(t);
+    free(pfd);
+    free(who);
+    return st;
+}
+
+#if VPROF_HAVE_MPI
+/* --mpi: process r of P copies the r-th contiguous share of the inputs
+ * into parts (with -j workers), as one process would; then every process
+ * but rank 0 sends each part's report and bytes, in pieces, to rank 0,
+ * which appends them in input order: nothing is held whole in memory.
+ * Rank 0 checks each part as it does a worker's, and copies an input again
+ * itself when a process guessed the merged clock wrong. */
+#define PART_TAG 7201
+#define PIECE (1u << 20)
+
+static size_t share_start(size_t n, int r, int size)
+{
+    return n * (size_t)r / (size_t)size;
+}
+
+static int mpi_send_share(merge *m, long jobs, size_t first, size_t last)
+{
+    m->keeping = 1;
+    m->kept_fd = vp_calloc(m->nin ? m->nin : 1, sizeof *m->kept_fd);
+    m->kept = vp_calloc(m->nin ? m->nin : 1, sizeof *m->kept);
+    for (size_t i = 0; i < m->nin; i++)
+        m->kept_fd[i] = -1;
+    if (run_parts(m, jobs, first, last) != 0)
+        return -1;
+    char *piece = vp_malloc(PIECE);
+    int st = 0;
+    for (size_t i = first; i < last && st == 0; i++) {
+        uint64_t len = m->kept[i].len;
+        MPI_Send(&len, 8, MPI_BYTE, 0, PART_TAG, MPI_COMM_WORLD);
+        MPI_Send(m->kept[i].data, (int)len, MPI_BYTE, 0, PART_TAG, MPI_COMM_WORLD);
+        /* the part's length, from the report just sent */
+        vp_rd r;
+        vp_rd_init(&r, m->kept[i].data, m->kept[i].len);
+        input scratch_in;
+        memset(&scratch_in, 0, sizeof scratch_in);
+        part_res res = {0};
+        get_res(&r, &res, &scratch_in);
+        free(res.msg);
+        free(scratch_in.meta_dp);
+        free(scratch_in.meta_di);
+        free(scratch_in.meta_unit);
+        for (uint64_t at = 0; at < res.len;) {
+            size_t want = res.len - at < PIECE ? (size_t)(res.len - at) : PIECE;
+            ssize_t got = pread(m->kept_fd[i], piece, want, (off_t)at);
+            if (got <= 0) {
+                vp_error_set(&m->err, VP_EXIT_INPUT, "%s: cannot read back its part: %s",
+                             m->in[i].path, got < 0 ? strerror(errno) : "short");
+                st = -1;
+                break;
+            }
+            MPI_Send(piece, (int)got, MPI_BYTE, 0, PART_TAG, MPI_COMM_WORLD);
+            at += (uint64_t)got;
+        }
+        close(m->kept_fd[i]);
+        m->kept_fd[i] = -1;
+    }
+    free(piece);
+    return st;
+}
+
+/* Rank 0: the parts of processes 1..size-1, in order. */
+static int mpi_receive(merge *m, int size)
+{
+    char *piece = vp_malloc(PIECE);
+    int st = 0;
+    for (int p = 1; p < size && st == 0; p++) {
+        size_t first = share_start(m->nin, p, size), last = share_start(m->nin, p + 1, size);
+        for (size_t i = first; i < last && st == 0; i++) {
+            uint64_t len = 0;
+            MPI_Recv(&len, 8, MPI_BYTE, p, PART_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            vp_buf frame = {0};
+            vp_buf_reserve(&frame, (size_t)len + 1);
+            MPI_Recv(frame.data, (int)len, MPI_BYTE, p, PART_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            frame.len = (size_t)len;
+            vp_rd r;
+            vp_rd_init(&r, frame.data, frame.len);
+            part_res res = {0};
+            if (get_res(&r, &res, &m->in[i]) != 0) {
+                vp_error_set(&m->err, VP_EXIT_INPUT, "%s: a damaged report from MPI process %d",
+                             m->in[i].path, p);
+                st = -1;
+            }
+            vp_buf_free(&frame);
+            int fd = -1;
+            if (st == 0 && res.len) {
+                fd = part_file(m);
+                if (fd < 0)
+                    st = -1;
+            }
+            for (uint64_t at = 0; st == 0 && at < res.len;) {
+                MPI_Status ms;
+                int got = 0;
+                MPI_Recv(piece, (int)PIECE, MPI_BYTE, p, PART_TAG, MPI_COMM_WORLD, &ms);
+                MPI_Get_count(&ms, MPI_BYTE, &got);
+                if (got <= 0 || write_all(fd, piece, (size_t)got) != 0) {
+                    vp_error_set(&m->err, VP_EXIT_INPUT, "%s: cannot write its part: %s",
+                                 m->in[i].path, strerror(errno));
+                    st = -1;
+                }
+                at += (uint64_t)got;
+            }
+            if (st == 0) {
+                st = take_part(m, i, fd, &res);
+                if (st > 0)
+                    st = part_here(m, i);
+            }
+            free(res.msg);
+            if (fd >= 0)
+                close(fd);
+        }
+    }
+    free(piece);
+    return st;
+}
+#endif
 
 static const char *align_name(int a)
 {
@@ -1147,6 +1782,9 @@ static void merge_free(merge *m)
     for (size_t i = 0; i < m->nin; i++) {
         free(m->in[i].path);
         free(m->in[i].colls);
+        free(m->in[i].meta_dp);
+        free(m->in[i].meta_di);
+        free(m->in[i].meta_unit);
     }
     free(m->in);
     for (size_t i = 0; i < m->ndrop; i++)
@@ -1166,6 +1804,17 @@ static void merge_free(merge *m)
     vp_buf_free(&m->ebuf);
     vp_buf_free(&m->scratch);
     free(m->time_unit);
+    free(m->part_dir_buf);
+    for (size_t i = 0; m->kept && i < m->nin; i++) {
+        vp_buf_free(&m->kept[i]);
+        if (m->kept_fd[i] >= 0)
+            close(m->kept_fd[i]);
+    }
+    free(m->kept);
+    free(m->kept_fd);
+    for (size_t i = 0; i < m->nowned; i++)
+        free(m->owned[i]);
+    free(m->owned);
     if (m->spool_dp)
         fclose(m->spool_dp);
     if (m->spool_di)
@@ -1179,6 +1828,49 @@ static int ends_with(const char *s, const char *suffix)
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
+
+#if VPROF_HAVE_MPI
+/* --mpi: an operand that names no file and holds a wildcard is a glob
+ * each process expands itself (quoted on the mpirun line); every process
+ * must see the same list. */
+static int expand_globs(merge *m, int *argc, char ***argv)
+{
+    char **list = NULL;
+    size_t n = 0;
+    for (int i = 0; i < optind; i++) {
+        list = vp_realloc(list, (n + 1) * sizeof *list);
+        list[n++] = (*argv)[i];
+    }
+    for (int i = optind; i < *argc; i++) {
+        const char *a = (*argv)[i];
+        if (access(a, F_OK) == 0 || !strpbrk(a, "*?[")) {
+            list = vp_realloc(list, (n + 1) * sizeof *list);
+            list[n++] = (*argv)[i];
+            continue;
+        }
+        glob_t g;
+        memset(&g, 0, sizeof g);
+        if (glob(a, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+            fprintf(stderr, "vprof: merge: %s: no file matches\n", a);
+            globfree(&g);
+            free(list);
+            return -1;
+        }
+        list = vp_realloc(list, (n + g.gl_pathc) * sizeof *list);
+        m->owned = vp_realloc(m->owned, (m->nowned + g.gl_pathc) * sizeof *m->owned);
+        for (size_t k = 0; k < g.gl_pathc; k++) {
+            m->owned[m->nowned] = vp_strdup(g.gl_pathv[k]);
+            list[n++] = m->owned[m->nowned++];
+        }
+        globfree(&g);
+    }
+    m->owned = vp_realloc(m->owned, (m->nowned + 1) * sizeof *m->owned);
+    m->owned[m->nowned++] = (char *)list;   /* freed with the paths */
+    *argc = (int)n;
+    *argv = list;
+    return 0;
+}
+#endif
 
 static int run(merge *m)
 {
@@ -1218,6 +1910,42 @@ static int run(merge *m)
         vp_error_set(&m->err, VP_EXIT_USAGE, "--level needs gzip output (-z or a name ending in .gz)");
         return -1;
     }
+    m->sink_opts = so;
+    /* Parts: with -j, and always with gzip output, so that the output is
+     * the same bytes for every -j (a gzip member per rank). */
+    long jobs = m->jobs ? m->jobs : online_cores();
+    m->part_mode = jobs > 1 || so.gzip;
+    m->progress = !vp_quiet && jobs == 1;
+    struct stat sb;
+    vp_buf dir = {0};
+    if (strcmp(m->output, "-") != 0 && (stat(m->output, &sb) != 0 || S_ISREG(sb.st_mode))) {
+        const char *slash = strrchr(m->output, '/');
+        if (!slash)
+            vp_buf_append(&dir, ".", 1);
+        else
+            vp_buf_append(&dir, m->output, slash == m->output ? 1 : (size_t)(slash - m->output));
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        vp_buf_printf(&dir, "%s", tmp && *tmp ? tmp : "/tmp");
+    }
+    m->part_dir = vp_buf_cstr(&dir);
+    m->part_dir_buf = dir.data;
+    size_t first = 0, last = m->nin;
+#if VPROF_HAVE_MPI
+    int size = 1;
+    if (m->mpi) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &m->mpi_rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        m->part_mode = 1;
+        m->progress = 0;
+        first = share_start(m->nin, m->mpi_rank, size);
+        last = share_start(m->nin, m->mpi_rank + 1, size);
+        if (m->mpi_rank != 0)
+            return mpi_send_share(m, m->jobs ? m->jobs : 1, first, last);
+        if (!m->jobs)
+            jobs = 1;
+    }
+#endif
     m->sink = vp_sink_open(m->output, &so, &m->err);
     if (!m->sink)
         return -1;
@@ -1232,14 +1960,23 @@ static int run(merge *m)
     vp_sink_printf(m->sink, "{\"schemaVersion\": 1,\n\"vprofMerge\": {\"version\": 1, \"pidsPerRank\": %d},\n"
                             "\"traceEvents\": [\n",
                    VP_MERGE_PIDS_PER_RANK);
-    for (size_t i = 0; i < m->nin; i++) {
-        input *in = &m->in[i];
-        if (in->skipped && in->scanned) {
-            in->done = 1;
-            continue;
-        }
-        if (copy_input(m, in, (long)i) != 0)
+    if (m->part_mode) {
+        if (run_parts(m, jobs, first, last) != 0)
             return -1;
+#if VPROF_HAVE_MPI
+        if (m->mpi && mpi_receive(m, size) != 0)
+            return -1;
+#endif
+    } else {
+        for (size_t i = 0; i < m->nin; i++) {
+            input *in = &m->in[i];
+            if (in->skipped && in->scanned) {
+                in->done = 1;
+                continue;
+            }
+            if (copy_input(m, in, (long)i) != 0)
+                return -1;
+        }
     }
     size_t merged = 0;
     for (size_t i = 0; i < m->nin; i++)
@@ -1268,6 +2005,8 @@ int cmd_merge(int argc, char **argv)
         {"drop", required_argument, 0, OPT_DROP},
         {"keep", required_argument, 0, OPT_KEEP},
         {"partial", no_argument, 0, VP_OPT_PARTIAL},
+        {"jobs", required_argument, 0, 'j'},
+        {"mpi", no_argument, 0, VP_OPT_MPI},
         {"quiet", no_argument, 0, 'q'},
         {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},
@@ -1280,7 +2019,7 @@ int cmd_merge(int argc, char **argv)
     vp_common_init(&common);
     int c, status = VP_EXIT_USAGE;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:zqvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:zj:qvh", longopts, NULL)) != -1) {
         int h = vp_common_option(&common, self, c, optarg);
         if (h == 2) {
             status = VP_EXIT_OK;
@@ -1345,6 +2084,12 @@ int cmd_merge(int argc, char **argv)
     m.output = common.output;
     m.partial = common.partial;
     m.verbose = common.verbose;
+    m.jobs = common.jobs;
+    m.mpi = common.mpi;
+    if (m.mpi && (m.has_steps || m.align == ALIGN_START || m.align == ALIGN_COLLECTIVE)) {
+        vp_usage_error("merge", "--mpi does not take --steps or --align start|collective yet");
+        goto out;
+    }
     if (!m.output) {
         vp_usage_error("merge", "no output given (-o FILE, or -o - for standard output)");
         goto out;
@@ -1358,7 +2103,17 @@ int cmd_merge(int argc, char **argv)
     /* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*)
      * stands for the trace of each of its ranks, with the rank its
      * profiler_info names. */
+#if VPROF_HAVE_MPI
+    if (m.mpi && expand_globs(&m, &argc, &argv) != 0) {
+        status = VP_EXIT_INPUT;
+        goto out;
+    }
+#endif
     for (int i = optind; i < argc; i++) {
+        if (m.mpi && strcmp(argv[i], "-") == 0) {
+            vp_usage_error("merge", "--mpi cannot read standard input");
+            goto out;
+        }
         if (!vp_asc_is_dir(argv[i])) {
             m.in = vp_realloc(m.in, (m.nin + 1) * sizeof *m.in);
             memset(&m.in[m.nin], 0, sizeof *m.in);
@@ -1395,6 +2150,14 @@ int cmd_merge(int argc, char **argv)
         vp_asc_run_free(&run);
     }
     m.pid_map = vp_strmap_new();
+#if VPROF_HAVE_MPI
+    int inited = 0;
+    if (m.mpi) {
+        MPI_Initialized(&inited);
+        if (!inited)
+            MPI_Init(NULL, NULL);
+    }
+#endif
     if (run(&m) != 0) {
         vp_sink_abort(m.sink);
         m.sink = NULL;
@@ -1404,8 +2167,23 @@ int cmd_merge(int argc, char **argv)
             vp_error_print(&m.err);
             status = m.err.status ? m.err.status : VP_EXIT_INPUT;
         }
+#if VPROF_HAVE_MPI
+        if (m.mpi) {
+            int rank = 0, size = 1;
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            MPI_Comm_size(MPI_COMM_WORLD, &size);
+            fprintf(stderr, "vprof: merge: MPI process %d of %d failed; aborting the job\n", rank,
+                    size);
+            fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, status);
+        }
+#endif
         goto out;
     }
+#if VPROF_HAVE_MPI
+    if (m.mpi)
+        MPI_Finalize();
+#endif
     status = VP_EXIT_OK;
 out:
     merge_free(&m);

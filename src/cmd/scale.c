@@ -402,6 +402,7 @@ static int save_merged(const sink *k, size_t inputs)
  * input order), analysed; the partials gathered to rank 0 in rank order
  * and merged there. */
 static int run_mpi_share(sink *k, char *const *inputs, size_t n);
+static int run_mpi_local(sink *k, char *const *inputs, size_t n);
 
 /* Operands that name no file and hold a wildcard are globs each process
  * expands itself (quoted on the mpirun line: the files may be on a disk
@@ -417,7 +418,13 @@ static int run_mpi(sink *k, char *const *inputs, size_t n)
         if (access(inputs[i], F_OK) == 0 || !strpbrk(inputs[i], "*?["))
             continue;
         size_t before = g.gl_pathc;
-        if (glob(inputs[i], flags, NULL, &g) != 0 || g.gl_pathc == before) {
+        int gr = glob(inputs[i], flags, NULL, &g);
+        if (k->o->local && (gr == GLOB_NOMATCH || (gr == 0 && g.gl_pathc == before))) {
+            /* --local: this node may have none of them */
+            end[i] = g.gl_pathc;
+            continue;
+        }
+        if (gr != 0 || g.gl_pathc == before) {
             fprintf(stderr, "vprof: %s: %s: no file matches\n", k->p->cmd, inputs[i]);
             free(end);
             if (flags)
@@ -431,18 +438,24 @@ static int run_mpi(sink *k, char *const *inputs, size_t n)
     char **list = vp_calloc(n + g.gl_pathc + 1, sizeof *list);
     size_t nl = 0, at = 0;
     for (size_t i = 0; i < n; i++) {
-        if (end[i] == at)
-            list[nl++] = inputs[i];
+        if (end[i] == at) {
+            /* --local: a file named that this node does not have is
+             * another node's (and a glob that matched nothing here) */
+            if (!k->o->local || access(inputs[i], F_OK) == 0)
+                list[nl++] = inputs[i];
+        }
         for (; at < end[i]; at++)
             list[nl++] = g.gl_pathv[at];
     }
-    int st = run_mpi_share(k, list, nl);
+    int st = k->o->local ? run_mpi_local(k, list, nl) : run_mpi_share(k, list, nl);
     free(list);
     free(end);
     if (flags)
         globfree(&g);
     return st;
 }
+
+static int run_share(sink *k, char *const *inputs, size_t first, size_t last, int local);
 
 static int run_mpi_share(sink *k, char *const *inputs, size_t n)
 {
@@ -452,8 +465,48 @@ static int run_mpi_share(sink *k, char *const *inputs, size_t n)
         MPI_Init(NULL, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    k->rank = rank;
     size_t first = n * (size_t)rank / (size_t)size, last = n * ((size_t)rank + 1) / (size_t)size;
+    return run_share(k, inputs, first, last, 0);
+}
+
+/* --local: the files this node has (its processes see the same local
+ * disk), shared among this node's processes as --mpi shares all of them
+ * among all processes.  The partials reach rank 0 in MPI rank order. */
+static int run_mpi_local(sink *k, char *const *inputs, size_t n)
+{
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(NULL, NULL);
+    MPI_Comm node;
+    int nrank = 0, nsize = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &nrank);
+    MPI_Comm_size(node, &nsize);
+    MPI_Comm_free(&node);
+    unsigned long long mine = n, total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (total == 0) {
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0)
+            fprintf(stderr, "vprof: %s: --local: no node has any of the files named\n", k->p->cmd);
+        MPI_Finalize();
+        return VP_EXIT_INPUT;
+    }
+    size_t first = n * (size_t)nrank / (size_t)nsize, last = n * ((size_t)nrank + 1) / (size_t)nsize;
+    return run_share(k, inputs, first, last, 1);
+}
+
+/* This process's inputs [first, last) analysed; the partials of every
+ * process gathered to rank 0 and merged there in rank order (a process
+ * without inputs sends nothing). */
+static int run_share(sink *k, char *const *inputs, size_t first, size_t last, int local)
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    k->rank = rank;
     long jobs = k->o->jobs ? k->o->jobs : 1;
     int st = vp_reducing ? reduce(k, inputs + first, last - first)
                          : run_inputs(k, jobs, inputs + first, last - first, first);
@@ -461,9 +514,9 @@ static int run_mpi_share(sink *k, char *const *inputs, size_t n)
         char host[MPI_MAX_PROCESSOR_NAME] = "";
         int len = 0;
         MPI_Get_processor_name(host, &len);
-        fprintf(stderr, "vprof: %s: MPI process %d of %d (%s) failed on its inputs %zu..%zu; "
+        fprintf(stderr, "vprof: %s: MPI process %d of %d (%s) failed on its %sinputs %zu..%zu; "
                         "aborting the job\n",
-                k->p->cmd, rank, size, host, first, last ? last - 1 : 0);
+                k->p->cmd, rank, size, host, local ? "node's " : "", first, last ? last - 1 : 0);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, st);
         return st;
@@ -484,13 +537,16 @@ static int run_mpi_share(sink *k, char *const *inputs, size_t n)
         MPI_Abort(MPI_COMM_WORLD, VP_EXIT_INPUT);
     }
     int len = (int)mine.len;
-    int *lens = NULL, *offs = NULL;
+    int count = last > first;
+    int *lens = NULL, *offs = NULL, *counts = NULL;
     char *all = NULL;
     if (rank == 0) {
         lens = vp_calloc((size_t)size, sizeof *lens);
         offs = vp_calloc((size_t)size, sizeof *offs);
+        counts = vp_calloc((size_t)size, sizeof *counts);
     }
     MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0) {
         long long total = 0;
         for (int r = 0; r < size; r++) {
@@ -509,8 +565,7 @@ static int run_mpi_share(sink *k, char *const *inputs, size_t n)
     if (rank == 0) {
         /* rank 0's own share is already in ctx, and comes first */
         for (int r = 1; r < size && st == VP_EXIT_OK; r++) {
-            size_t at = n * (size_t)r / (size_t)size;
-            if (n * ((size_t)r + 1) / (size_t)size == at)
+            if (!counts[r])
                 continue;  /* a process without inputs */
             vp_error err = {0};
             if (k->p->merge(k->p->ctx, all + offs[r], (size_t)lens[r], &err) != 0) {
@@ -522,6 +577,7 @@ static int run_mpi_share(sink *k, char *const *inputs, size_t n)
         free(all);
         free(lens);
         free(offs);
+        free(counts);
     }
     MPI_Finalize();
     if (st != VP_EXIT_OK)

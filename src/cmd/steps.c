@@ -630,7 +630,7 @@ static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind
             return VP_EXIT_INPUT;
         }
         if (!s->stt_source)
-            s->stt_source = "read from step_trace_time.csv";
+            s->stt_source = asc_stt_csv_source();
         return VP_EXIT_OK;
     }
     vp_asc_run run;
@@ -656,9 +656,11 @@ static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind
             vp_error_print(&err);
             status = VP_EXIT_INPUT;
         } else if (!s->stt_source) {
-            s->stt_source = "read from step_trace_time.csv";
+            s->stt_source = asc_stt_csv_source();
         }
     }
+    if (status == VP_EXIT_OK && run.n > 1 && !s->stt.ngroups)
+        status = asc_read_comm_groups(path, &run, &s->stt);
     if (status == VP_EXIT_OK && run.n == 0) {
         const char *f = run.cluster.files[VP_ASC_STEP_TRACE];
         if (!f) {
@@ -668,7 +670,7 @@ static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind
             vp_error_print(&err);
             status = VP_EXIT_INPUT;
         } else {
-            s->stt_source = "read from cluster_step_trace_time.csv";
+            s->stt_source = asc_stt_cluster_source();
         }
     }
     vp_asc_run_free(&run);
@@ -686,10 +688,10 @@ static void steps_free(stepsc *s)
 /* The partial result of traces (docs/partials.md, "steps"): the rows of
  * each table as the files gave them (the per-step rows of all ranks are
  * merged only when the tables are built), the counters of the notes, and
- * step_trace_time rows computed from Ascend traces.  step_trace_time.csv
- * files and Ascend directories are not in it: with them, steps reads its
- * operands one after the other. */
-enum { STEPS_PART_VERSION = 1 };
+ * step_trace_time rows (computed from Ascend traces, or read from
+ * step_trace_time.csv, cluster files and DBs) with the parallel groups
+ * of the stage rows (version 2). */
+enum { STEPS_PART_VERSION = 2 };
 
 static void steps_save(void *ctx, vp_buf *b)
 {
@@ -775,7 +777,8 @@ static int steps_merge(void *ctx, const void *p, size_t n, vp_error *err)
     s->outside += vp_get_u64(&r);
     s->empty_steps += vp_get_u64(&r);
     s->no_steps_files += (int)vp_get_u64(&r);
-    asc_stt_merge(&s->stt, &s->stt_source, &r);
+    if (!r.bad)
+        asc_stt_merge(&s->stt, &s->stt_source, &r);
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged steps partial result");
         return -1;
@@ -794,7 +797,10 @@ static int steps_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
     one.kernel_wait = all->kernel_wait;
     one.rank_override = -1;
     one.pos0 = i;
-    int status = read_file(&one, input, one.nfiles++);
+    asc_arg a = asc_arg_of(input);
+    int status = a.is_dir || a.kind != VP_ASC_TRACE
+                     ? read_ascend(&one, input, a.is_dir, a.kind, (long)i)
+                     : read_file(&one, input, one.nfiles++);
     if (status == VP_EXIT_OK)
         steps_save(&one, out);
     steps_free(&one);
@@ -851,34 +857,12 @@ int cmd_steps(int argc, char **argv)
         vp_usage_error("steps", "no trace given (a file, or - for standard input)");
         goto out;
     }
-    int ascend = 0;
-    for (int i = optind; i < argc && !vp_reducing; i++) {
-        asc_arg a = asc_arg_of(argv[i]);
-        ascend |= a.is_dir || a.kind != VP_ASC_TRACE;
-    }
-    if (!ascend) {
-        vp_parts parts = {"steps", STEPS_PART_VERSION, steps_analyse, steps_merge, steps_save,
-                          &s};
-        status = vp_parts_run(&s.common, &parts, argv + optind, (size_t)(argc - optind));
-        if (status != VP_EXIT_OK) {
-            if (status == VP_PARTS_DONE)
-                status = VP_EXIT_OK;
-            goto out;
-        }
-    } else if (s.common.save_part || s.common.mpi) {
-        vp_usage_error("steps", "%s: --save-part and --mpi read traces only, not Ascend "
-                                "step_trace_time files or directories",
-                       s.common.save_part ? "--save-part" : "--mpi");
+    vp_parts parts = {"steps", STEPS_PART_VERSION, steps_analyse, steps_merge, steps_save, &s};
+    status = vp_parts_run(&s.common, &parts, argv + optind, (size_t)(argc - optind));
+    if (status != VP_EXIT_OK) {
+        if (status == VP_PARTS_DONE)
+            status = VP_EXIT_OK;
         goto out;
-    }
-    for (int i = optind; i < argc && ascend; i++) {
-        asc_arg a = asc_arg_of(argv[i]);
-        if (a.is_dir || a.kind != VP_ASC_TRACE)
-            status = read_ascend(&s, argv[i], a.is_dir, a.kind, (long)(i - optind));
-        else
-            status = read_file(&s, argv[i], s.nfiles++);
-        if (status != VP_EXIT_OK)
-            goto out;
     }
     vp_table *tables[3];
     size_t nt = 2;

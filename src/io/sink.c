@@ -38,7 +38,11 @@ struct vp_sink {
     unsigned char *out;    /* deflate output */
     uint64_t bytes;        /* uncompressed bytes accepted */
     uint64_t file_offset;  /* bytes written to fd */
-    uint32_t crc;
+    uint32_t crc;          /* of the current gzip member's bytes */
+    uint64_t member_start; /* bytes at the start of the current member */
+    int member_open;       /* its header is written, its trailer not yet */
+    int keep_fd;           /* vp_sink_open_fd: the caller's descriptor */
+    char *name;            /* vp_sink_open_fd: the name in messages */
 #if VPROF_HAVE_ISAL
     struct isal_zstream isal;
     unsigned char *level_buf;
@@ -121,7 +125,7 @@ static int deflate_start(vp_sink *s, int level)
     s->isal.gzip_flag = IGZIP_DEFLATE;
     s->isal.level = (uint32_t)l;
     if (buf_size[l]) {
-        s->level_buf = vp_malloc(buf_size[l]);
+        s->level_buf = vp_calloc(1, buf_size[l]);
         s->isal.level_buf = s->level_buf;
         s->isal.level_buf_size = buf_size[l];
     }
@@ -140,6 +144,12 @@ static int deflate_start(vp_sink *s, int level)
  * boundary; for FEED_FINISH, ends the stream. */
 static void feed(vp_sink *s, const void *p, size_t n, int mode)
 {
+    if (!s->member_open) {
+        /* A minimal gzip header: no name, no time (reproducible output). */
+        static const unsigned char hdr[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+        emit(s, hdr, sizeof hdr);
+        s->member_open = 1;
+    }
     s->crc = crc_update(s->crc, p, n);
 #if VPROF_HAVE_ISAL
     struct isal_zstream *st = &s->isal;
@@ -246,14 +256,97 @@ vp_sink *vp_sink_open(const char *path, const vp_sink_opts *opts, vp_error *err)
                          vp_sink_name(s));
             goto fail;
         }
-        /* A minimal gzip header: no name, no time (reproducible output). */
-        static const unsigned char hdr[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
-        emit(s, hdr, sizeof hdr);
+        /* the member's header is written with its first bytes (feed) */
     }
     return s;
 fail:
     vp_sink_abort(s);
     return NULL;
+}
+
+vp_sink *vp_sink_open_fd(int fd, const char *name, const vp_sink_opts *opts, vp_error *err)
+{
+    vp_sink *s = vp_calloc(1, sizeof *s);
+    s->fd = fd;
+    s->keep_fd = 1;
+    s->regular = 1;
+    s->name = vp_strdup(name);
+    s->gzip = opts && opts->gzip;
+    s->in = vp_malloc(IN_CAP);
+    if (s->gzip) {
+        s->out = vp_malloc(OUT_CAP);
+        if (deflate_start(s, opts->level) != 0) {
+            vp_error_set(err, VP_EXIT_INPUT, "cannot start the gzip compressor for %s", name);
+            vp_sink_abort(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+static void deflate_reset(vp_sink *s)
+{
+#if VPROF_HAVE_ISAL
+    uint8_t *lb = s->isal.level_buf;
+    uint32_t lbs = s->isal.level_buf_size;
+    isal_deflate_reset(&s->isal);
+    s->isal.level_buf = lb;
+    s->isal.level_buf_size = lbs;
+#else
+    deflateReset(&s->z);
+#endif
+}
+
+/* Ends the deflate stream and writes the member's trailer. */
+static void finish_member(vp_sink *s)
+{
+    drain(s, FEED_FINISH);
+    unsigned char trailer[8];
+    uint32_t size = (uint32_t)(s->bytes - s->member_start);
+    for (int i = 0; i < 4; i++) {
+        trailer[i] = (unsigned char)(s->crc >> (8 * i));
+        trailer[4 + i] = (unsigned char)(size >> (8 * i));
+    }
+    emit(s, trailer, sizeof trailer);
+    s->member_open = 0;
+    s->crc = 0;
+    s->member_start = s->bytes;
+}
+
+int vp_sink_end_member(vp_sink *s)
+{
+    if (!s->gzip) {
+        drain(s, FEED_NONE);
+    } else if (s->member_open || s->in_len) {
+        finish_member(s);
+        deflate_reset(s);
+    }
+    return s->failed ? -1 : 0;
+}
+
+int vp_sink_append(vp_sink *s, int fd, uint64_t len, uint64_t bytes)
+{
+    if (vp_sink_end_member(s) != 0)
+        return -1;
+    char *buf = vp_malloc(OUT_CAP);
+    uint64_t at = 0;
+    while (at < len && !s->failed) {
+        size_t want = len - at < OUT_CAP ? (size_t)(len - at) : OUT_CAP;
+        ssize_t r = pread(fd, buf, want, (off_t)at);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            s->failed = 1;
+            s->saved_errno = r < 0 ? errno : EIO;
+            break;
+        }
+        emit(s, buf, (size_t)r);
+        at += (uint64_t)r;
+    }
+    free(buf);
+    s->bytes += bytes;
+    s->member_start = s->bytes;
+    return s->failed ? -1 : 0;
 }
 
 int vp_sink_write(vp_sink *s, const void *p, size_t n)
@@ -317,7 +410,9 @@ int vp_sink_can_rewind(const vp_sink *s)
 
 int vp_sink_mark_here(vp_sink *s, vp_sink_mark *m, vp_error *err)
 {
-    drain(s, FEED_SYNC);
+    m->member_start = s->gzip && !s->member_open && s->in_len == 0;
+    if (!m->member_start)
+        drain(s, FEED_SYNC);
     if (s->failed) {
         vp_error_set(err, VP_EXIT_INPUT, "cannot write %s: %s", vp_sink_name(s),
                      strerror(s->saved_errno));
@@ -347,15 +442,15 @@ int vp_sink_rewind(vp_sink *s, const vp_sink_mark *m, vp_error *err)
     s->bytes = m->bytes;
     s->crc = m->crc;
     if (s->gzip) {
+        deflate_reset(s);
+        if (m->member_start) {
+            s->member_open = 0;
 #if VPROF_HAVE_ISAL
-        uint8_t *lb = s->isal.level_buf;
-        uint32_t lbs = s->isal.level_buf_size;
-        isal_deflate_reset(&s->isal);
-        s->isal.level_buf = lb;
-        s->isal.level_buf_size = lbs;
-#else
-        deflateReset(&s->z);
+            /* a fresh compressor, as vp_sink_open's */
+            if (s->level_buf)
+                memset(s->level_buf, 0, s->isal.level_buf_size);
 #endif
+        }
     }
     return 0;
 }
@@ -367,6 +462,8 @@ uint64_t vp_sink_bytes(const vp_sink *s)
 
 const char *vp_sink_name(const vp_sink *s)
 {
+    if (s->name)
+        return s->name;
     return s->target ? s->target : "standard output";
 }
 
@@ -389,25 +486,21 @@ static void sink_free(vp_sink *s)
     free(s->out);
     free(s->tmp);
     free(s->target);
+    free(s->name);
     free(s);
 }
 
 int vp_sink_close(vp_sink *s, vp_error *err)
 {
     if (s->gzip) {
-        drain(s, FEED_FINISH);
-        unsigned char trailer[8];
-        uint32_t size = (uint32_t)s->bytes;
-        for (int i = 0; i < 4; i++) {
-            trailer[i] = (unsigned char)(s->crc >> (8 * i));
-            trailer[4 + i] = (unsigned char)(size >> (8 * i));
-        }
-        emit(s, trailer, sizeof trailer);
+        /* an empty output is still one (empty) member */
+        if (s->member_open || s->in_len || s->file_offset == 0)
+            finish_member(s);
     } else {
         drain(s, FEED_NONE);
     }
     int e = s->failed ? s->saved_errno : 0;
-    if (s->fd != STDOUT_FILENO) {
+    if (s->fd != STDOUT_FILENO && !s->keep_fd) {
         if (close(s->fd) != 0 && !e)
             e = errno;
         s->fd = -1;
@@ -428,7 +521,7 @@ void vp_sink_abort(vp_sink *s)
 {
     if (!s)
         return;
-    if (s->fd >= 0 && s->fd != STDOUT_FILENO)
+    if (s->fd >= 0 && s->fd != STDOUT_FILENO && !s->keep_fd)
         close(s->fd);
     if (s->tmp) {
         unlink(s->tmp);

@@ -117,6 +117,40 @@ vp kernels --by core --steps 9 dbonly/w0_ascend_pt
 expect_status 0
 expect_stderr_has "selects none of the steps present (Step Id 1 to 2)"
 
+case_ "summary: the DB-only run gives the trace run's metrics, byte for byte (op names from STRING_IDS)"
+vp summary -f json gen
+expect_status 0
+cp "$OUT_STDOUT" trace-summary.json
+vp summary -f json dbonly
+expect_status 0
+expect_stdout_file trace-summary.json
+expect_stdout_has '5339366,16,"compute","aclnnMatmul_MatMulV3Common_MatMulV3"]'
+expect_stdout_has '["comm.total",16402205,"ns"]'
+vp summary -f json -j 2 dbonly/w0_ascend_pt dbonly/w1_ascend_pt
+expect_status 0
+expect_stdout_file trace-summary.json
+vp summary --save-part dbonly.vpart dbonly
+expect_status 0
+vp reduce -f json dbonly.vpart
+expect_stdout_file trace-summary.json
+
+case_ "diff of the trace run and the DB-only run: no kernel changed; check --baseline with --tolerance 0 passes"
+vp diff -f csv gen dbonly
+expect_status 0
+grep -E ',(aclnn|hcom)' "$OUT_STDOUT" > kdiff.csv
+if [ "$(wc -l < kdiff.csv)" -ge 12 ] && awk -F, '$3 != 0 { bad = 1 } END { exit bad }' kdiff.csv; then pass; else fail "a kernel delta is not 0: $(cat kdiff.csv)"; fi
+vp check --baseline trace-summary.json --tolerance 0 dbonly
+expect_status 0
+vp check --expect 'comm.total == 16402205' --expect 'comm.exposed == 10336894' dbonly
+expect_status 0
+
+case_ "summary on the real msprof_0.db alone: its 11 AI_VECTOR_CORE tasks, no steps"
+vp summary -f csv "$DB"
+expect_status 0
+expect_stdout_has "92.2,612092,1,compute,aclnnInplaceZero_ZerosLikeAiCore_ZerosLike"
+expect_stdout_has "Ascend NPU,,1,0,,,"
+expect_stdout_has "141528608,0.67,0.47,0.00,0.00,99.33,"
+
 # ---- analysis.db, and what is not an msprof DB ----
 
 python3 - <<'PY'
@@ -148,6 +182,11 @@ case_ "kernels on analysis.db: it has no tasks, said so, exit 3"
 vp kernels analysis.db
 expect_status 3
 expect_stderr_has "analysis.db: an analysis.db (communication and step_trace_time only), so it has no device tasks (no table TASK)"
+
+case_ "summary on analysis.db: no device tasks, exit 3"
+vp summary analysis.db
+expect_status 3
+expect_stderr_has "analysis.db: an analysis.db (communication and step_trace_time only), so it has no device tasks"
 
 case_ "a database that is not an msprof one: the file and the tables looked for, exit 3"
 vp steps other.db

@@ -433,4 +433,4 @@ expect_status 0
 case_ "summary: a rank directory without trace_view.json says so, exit 3"
 vp summary "$R0"
 expect_status 3
-expect_stderr_has "msinsight_gpt3_rank0_ascend_pt: no trace_view.json (msprof_*.json): a run's metrics are read from the trace"
+expect_stderr_has "msinsight_gpt3_rank0_ascend_pt: no trace_view.json (msprof_*.json) nor DB export: a run's metrics are read from the device tasks"

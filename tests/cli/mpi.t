@@ -18,6 +18,7 @@ if mpirun --version 2>/dev/null | grep -qi 'open mpi'; then
     MPIRUN="mpirun -n 2 --oversubscribe --allow-run-as-root --mca btl self,vader"
 fi
 export OMPI_MCA_rmaps_base_oversubscribe=1
+gzip -dc "$WORK/gen/rank2.json.gz" | head -c 50000 >"$WORK/cut-m.json"
 
 # mpi_same ARGS...: mpirun -n 2 vprof ARGS --mpi prints what vprof ARGS prints.
 mpi_same() {
@@ -71,6 +72,42 @@ for r in 0 1 2; do
         $r $((100 - r)) $((r % 2)) $((1000 + r)) $((1000 + r)) >"$WORK/mem$r.json"
 done
 mpi_same memory -f csv "$WORK/mem0.json" "$WORK/mem1.json" "$WORK/mem2.json" $FILES
+case_ "--local on one node: the node's files (a glob, a missing name skipped) as one process"
+vp kernels --by rank -f csv $FILES
+cp "$OUT_STDOUT" "$WORK/local-one.out"
+$MPIRUN "$VPROF" kernels --by rank -f csv --local "$H/trace_filter_rank-*.json.gz" \
+    "$WORK/gen/rank*.json.gz" "$WORK/not-on-this-node.json" >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+expect_status 0
+expect_stdout_file "$WORK/local-one.out"
+case_ "--local when no node has any file: exit 3"
+$MPIRUN "$VPROF" comm --local "$WORK/none*.json" >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+if [ "$STATUS" != 0 ]; then pass; else fail "mpirun exited 0"; fi
+expect_stderr_has "--local: no node has any of the files named"
+case_ "merge --mpi: the bytes of one process, plain and gzip (a member per rank)"
+MFILES="$(echo "$WORK"/gen/rank*.json.gz) $H/trace_filter_rank-0.json.gz@3 $H/trace_filter_rank-1.json.gz@4"
+for out in m.json m.json.gz; do
+    vp merge -q -o "$WORK/one-$out" $MFILES
+    expect_status 0
+    $MPIRUN "$VPROF" merge -q --mpi -o "$WORK/mpi-$out" $MFILES >"$OUT_STDOUT" 2>"$OUT_STDERR"
+    STATUS=$?
+    expect_status 0
+    if cmp -s "$WORK/one-$out" "$WORK/mpi-$out"; then pass; else fail "merge --mpi -o $out differs"; fi
+done
+case_ "merge --mpi -j 2 with a glob each process expands, three processes"
+${MPIRUN/-n 2/-n 3} "$VPROF" merge -q --mpi -j 2 -o "$WORK/mpi3.json.gz" "$WORK/gen/rank*.json.gz" \
+    "$H/trace_filter_rank-0.json.gz@3" "$H/trace_filter_rank-1.json.gz@4" >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+expect_status 0
+if cmp -s "$WORK/one-m.json.gz" "$WORK/mpi3.json.gz"; then pass; else fail "merge --mpi -n 3 differs"; fi
+case_ "merge --mpi with a bad file: the job aborts, nothing written"
+$MPIRUN "$VPROF" merge -q --mpi -o "$WORK/bad.json" "$WORK/gen/rank0.json.gz" \
+    "$WORK/gen/rank1.json.gz" "$WORK/cut-m.json" >"$OUT_STDOUT" 2>"$OUT_STDERR"
+STATUS=$?
+if [ "$STATUS" != 0 ]; then pass; else fail "mpirun exited 0"; fi
+expect_stderr_has "cut-m.json"
+if [ ! -e "$WORK/bad.json" ]; then pass; else fail "bad.json written"; fi
 case_ "a bad file: the process names it and the job aborts"
 head -c 20000 "$WORK/gen/rank1.json.gz" >"$WORK/cut.json.gz"
 $MPIRUN "$VPROF" kernels --mpi "$H/trace_filter_rank-0.json.gz" "$WORK/cut.json.gz" \

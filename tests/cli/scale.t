@@ -180,7 +180,11 @@ expect_stderr <<'END'
 vprof: reduce: no partial result given (files written by --save-part)
 Try 'vprof help reduce'.
 END
-case_ "--save-part of Ascend directories is refused"
-vp steps --save-part "$WORK/q/x.vpart" "$DATA/ascend"
-expect_status 2
-expect_stderr_has "--save-part and --mpi read traces only"
+case_ "--save-part of an Ascend directory: a partial, and reduce prints what steps does (tests/cli/ascend-scale.t)"
+vp steps -f csv "$DATA/ascend/run2"
+cp "$OUT_STDOUT" "$WORK/q/asc.csv"
+vp steps --save-part "$WORK/q/x.vpart" "$DATA/ascend/run2"
+expect_status 0
+vp reduce -f csv "$WORK/q/x.vpart"
+expect_status 0
+if cmp -s "$OUT_STDOUT" "$WORK/q/asc.csv"; then pass; else fail "reduce differs from steps"; fi

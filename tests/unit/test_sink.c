@@ -243,6 +243,104 @@ static void test_rewind_gzip(void **state)
     rewind_case(1);
 }
 
+/* Every member of a multi-member gzip file, decompressed one after the other. */
+static char *gunzip_all(const char *path, size_t *len)
+{
+    size_t clen;
+    char *comp = slurp(path, &clen);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(inflateInit2(&z, 16 + 15), Z_OK);
+    vp_buf out = {0};
+    z.next_in = (Bytef *)comp;
+    z.avail_in = (uInt)clen;
+    for (;;) {
+        vp_buf_reserve(&out, 1 << 20);
+        z.next_out = (Bytef *)out.data + out.len;
+        z.avail_out = (uInt)(out.cap - out.len - 1);
+        int r = inflate(&z, Z_NO_FLUSH);
+        out.len = out.cap - 1 - z.avail_out;
+        assert_true(r == Z_OK || r == Z_STREAM_END);
+        if (r == Z_STREAM_END) {
+            if (z.avail_in == 0)
+                break;
+            assert_int_equal(inflateReset(&z), Z_OK);
+        }
+    }
+    inflateEnd(&z);
+    free(comp);
+    *len = out.len;
+    vp_buf_cstr(&out);
+    return out.data;
+}
+
+/* A part written into a file descriptor, appended as a gzip member of its
+ * own between two members of the sink; a rewind to the start of a member
+ * gives the bytes of a part written once. */
+static void test_gzip_members(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/members.json.gz", dir);
+    size_t na = 300000, nb = 500000, nc = 1000;
+    char *a = vp_malloc(na), *b = vp_malloc(nb), *c = vp_malloc(nc);
+    fill(a, na, 1);
+    fill(b, nb, 2);
+    fill(c, nc, 3);
+    vp_sink_opts so = {.gzip = 1, .level = 1};
+    vp_error err = {0};
+    int fds[2];
+    off_t lens[2];
+    for (int k = 0; k < 2; k++) {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        fds[k] = dup(fileno(f));
+        fclose(f);
+        vp_sink *p = vp_sink_open_fd(fds[k], "part", &so, &err);
+        assert_non_null(p);
+        if (k == 1) {
+            vp_sink_mark m;
+            assert_int_equal(vp_sink_mark_here(p, &m, &err), 0);
+            vp_sink_write(p, c, nc);
+            vp_sink_write(p, a, na);
+            assert_int_equal(vp_sink_rewind(p, &m, &err), 0);
+        }
+        vp_sink_write(p, b, nb);
+        assert_int_equal(vp_sink_bytes(p), nb);
+        assert_int_equal(vp_sink_close(p, &err), 0);
+        struct stat sb;
+        assert_int_equal(fstat(fds[k], &sb), 0);
+        lens[k] = sb.st_size;
+    }
+    assert_int_equal(lens[0], lens[1]);
+    char *p0 = vp_malloc((size_t)lens[0]), *p1 = vp_malloc((size_t)lens[1]);
+    assert_int_equal(pread(fds[0], p0, (size_t)lens[0], 0), lens[0]);
+    assert_int_equal(pread(fds[1], p1, (size_t)lens[1], 0), lens[1]);
+    assert_memory_equal(p0, p1, (size_t)lens[0]);
+
+    vp_sink *s = vp_sink_open(path, &so, &err);
+    assert_non_null(s);
+    vp_sink_write(s, a, na);
+    assert_int_equal(vp_sink_append(s, fds[0], (uint64_t)lens[0], nb), 0);
+    vp_sink_write(s, c, nc);
+    assert_int_equal(vp_sink_bytes(s), na + nb + nc);
+    assert_int_equal(vp_sink_close(s, &err), 0);
+    size_t n;
+    char *got = gunzip_all(path, &n);
+    assert_int_equal(n, na + nb + nc);
+    assert_memory_equal(got, a, na);
+    assert_memory_equal(got + na, b, nb);
+    assert_memory_equal(got + na + nb, c, nc);
+    free(got);
+    free(p0);
+    free(p1);
+    close(fds[0]);
+    close(fds[1]);
+    free(a);
+    free(b);
+    free(c);
+}
+
 static void test_abort_leaves_nothing(void **state)
 {
     (void)state;
@@ -321,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_gzip_empty),
         cmocka_unit_test(test_rewind_plain),
         cmocka_unit_test(test_rewind_gzip),
+        cmocka_unit_test(test_gzip_members),
         cmocka_unit_test(test_abort_leaves_nothing),
         cmocka_unit_test(test_special_file),
         cmocka_unit_test(test_open_errors),
