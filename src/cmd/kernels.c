@@ -167,7 +167,10 @@ static void add_aggregate(group *g, int64_t count, int64_t total, int64_t min, i
     g->agg_total += total;
 }
 
-static uint32_t name_index(kernels *k, const char *name, size_t len, vp_kclass cls)
+/* cls VP_CLASS_COUNT: classify the name (as a kind's event) when it is
+ * first seen; names repeat millions of times and the rules scan them. */
+static uint32_t name_index(kernels *k, const char *name, size_t len, vp_kclass cls,
+                           vp_gpu_kind kind)
 {
     int inserted;
     void **slot = vp_strmap_upsert(k->names, name, len, &inserted);
@@ -180,7 +183,7 @@ static uint32_t name_index(kernels *k, const char *name, size_t len, vp_kclass c
     kname *kn = &k->knames[k->nnames];
     kn->text = vp_strndup(name, len);
     kn->len = len;
-    kn->cls = cls;
+    kn->cls = cls == VP_CLASS_COUNT ? vp_classify(kind, name, len) : cls;
     kn->kept = 1;
     if (k->has_filter && regexec(&k->filter, kn->text, 0, NULL, 0) != 0)
         kn->kept = 0;
@@ -344,9 +347,7 @@ static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *st
         fc->no_dur++;
         return;
     }
-    if (!npu)
-        cls = vp_classify(kind, ev->name.p, ev->name.n);
-    uint32_t ni = name_index(k, ev->name.p, ev->name.n, cls);
+    uint32_t ni = name_index(k, ev->name.p, ev->name.n, npu ? cls : VP_CLASS_COUNT, kind);
     kname *kn = &k->knames[ni];
     if (!kn->kept)
         return;
@@ -359,10 +360,16 @@ static void take_event(kernels *k, size_t file, const vp_event *ev, vp_steps *st
         if (ev->args.p)
             vp_json_get_many(ev->args, npu ? npu_keys : keys, 3, vals);
     }
-    uint32_t gi = group_for(k, file, ni, span_int(ev->pid, -1),
-                            span_int(vals[2], span_int(ev->pid, -1)),
-                            span_int(vals[0], span_int(ev->tid, -1)), 0,
-                            intern(k, core.p, core.n));
+    /* pid, device and stream are parsed only for the groupings that use
+     * them: the default (by name) is the hot path. */
+    uint32_t gi;
+    if (k->dims == 0) {
+        gi = group_for(k, file, ni, -1, -1, -1, 0, 0);
+    } else {
+        int64_t pid = span_int(ev->pid, -1);
+        gi = group_for(k, file, ni, pid, span_int(vals[2], pid), span_int(vals[0], span_int(ev->tid, -1)),
+                       0, intern(k, core.p, core.n));
+    }
     if (!steps) {
         add_sample(&k->groups[gi], ev->dur);
         return;
@@ -468,7 +475,7 @@ static void take_row(void *ctx, const vp_asc_kernel *r)
                                               : VP_GPU_KERNEL;
     if (!(k->kinds & (1u << kind)))
         return;
-    uint32_t ni = name_index(k, r->name, strlen(r->name), cls);
+    uint32_t ni = name_index(k, r->name, strlen(r->name), cls, VP_GPU_KERNEL);
     if (!k->knames[ni].kept)
         return;
     cc->rows++;
@@ -493,7 +500,7 @@ static void take_opstat(void *ctx, const vp_asc_opstat *o)
                                               : VP_GPU_KERNEL;
     if (!(k->kinds & (1u << kind)))
         return;
-    uint32_t ni = name_index(k, o->type, yn, cls);
+    uint32_t ni = name_index(k, o->type, yn, cls, VP_GPU_KERNEL);
     if (!k->knames[ni].kept)
         return;
     cc->rows++;
@@ -1066,7 +1073,8 @@ static int kernels_merge(void *ctx, const void *p, size_t n, vp_error *err)
         size_t len;
         const char *t = vp_get_str(&r, &len);
         uint64_t cls = vp_get_u64(&r);
-        nmap[i] = name_index(k, t, len, cls < VP_CLASS_COUNT ? (vp_kclass)cls : VP_CLASS_COMPUTE);
+        nmap[i] = name_index(k, t, len, cls < VP_CLASS_COUNT ? (vp_kclass)cls : VP_CLASS_COMPUTE,
+                             VP_GPU_KERNEL);
     }
     size_t ng = vp_get_count(&r, 9);
     for (size_t i = 0; i < ng && !r.bad; i++) {
