@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "vprof/intervals.h"
+#include "vprof/part.h"
 #include "vprof/steps.h"
 #include "vprof/trace.h"
 
@@ -104,6 +105,11 @@ typedef struct vp_gpu_totals {
     int64_t compute, comm, overlap, exposed, memory, memory_exposed, free, non_compute;
     uint64_t events, kernels;
 } vp_gpu_totals;
+
+/* A vp_gpu_totals in a partial result (vprof/part.h): its 15 fields as
+ * signed varints, in declaration order (comm's and steps' payloads). */
+void vp_gpu_totals_put(vp_buf *b, const vp_gpu_totals *t);
+void vp_gpu_totals_get(vp_rd *r, vp_gpu_totals *t);
 
 /* Builds the sets of events ev[idx[i]] for i < n (idx NULL: ev[0..n)) and
  * their totals.  The sets stay valid (normalized) until the next call. */

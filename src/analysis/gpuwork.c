@@ -285,3 +285,23 @@ void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, si
     t->free = t->span - m_cc;
     t->non_compute = t->span - t->compute - t->idle;
 }
+
+void vp_gpu_totals_put(vp_buf *b, const vp_gpu_totals *t)
+{
+    const int64_t v[] = {t->first, t->last, t->span, t->busy, t->idle, t->compute, t->comm,
+                         t->overlap, t->exposed, t->memory, t->memory_exposed, t->free,
+                         t->non_compute, (int64_t)t->events, (int64_t)t->kernels};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+        vp_put_i64(b, v[k]);
+}
+
+void vp_gpu_totals_get(vp_rd *r, vp_gpu_totals *t)
+{
+    int64_t *v[] = {&t->first, &t->last, &t->span, &t->busy, &t->idle, &t->compute, &t->comm,
+                    &t->overlap, &t->exposed, &t->memory, &t->memory_exposed, &t->free,
+                    &t->non_compute};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+        *v[k] = vp_get_i64(r);
+    t->events = (uint64_t)vp_get_i64(r);
+    t->kernels = (uint64_t)vp_get_i64(r);
+}

@@ -855,13 +855,10 @@ static void comm_save(void *ctx, vp_buf *b)
         const rank_row *r = &c->ranks[i];
         vp_put_i64(b, r->rank);
         vp_put_str(b, r->path, strlen(r->path));
-        const int64_t v[] = {r->t.first, r->t.last, r->t.span, r->t.busy, r->t.idle,
-                             r->t.compute, r->t.comm, r->t.overlap, r->t.exposed, r->t.memory,
-                             r->t.memory_exposed, r->t.free, r->t.non_compute,
-                             (int64_t)r->t.events, (int64_t)r->t.kernels, r->step_time,
-                             (int64_t)r->nsteps, (int64_t)r->gpu_events};
-        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-            vp_put_i64(b, v[k]);
+        vp_gpu_totals_put(b, &r->t);
+        vp_put_i64(b, r->step_time);
+        vp_put_i64(b, (int64_t)r->nsteps);
+        vp_put_i64(b, (int64_t)r->gpu_events);
         vp_put_u64(b, r->nsc);
         for (size_t k = 0; k < r->nsc; k++) {
             vp_put_i64(b, r->sc[k].step);
@@ -905,13 +902,7 @@ static int comm_merge(void *ctx, const void *p, size_t n, vp_error *err)
         size_t len;
         const char *path = vp_get_str(&r, &len);
         rr->path = vp_strndup(path, len);
-        int64_t *v[] = {&rr->t.first, &rr->t.last, &rr->t.span, &rr->t.busy, &rr->t.idle,
-                        &rr->t.compute, &rr->t.comm, &rr->t.overlap, &rr->t.exposed,
-                        &rr->t.memory, &rr->t.memory_exposed, &rr->t.free, &rr->t.non_compute};
-        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-            *v[k] = vp_get_i64(&r);
-        rr->t.events = (uint64_t)vp_get_i64(&r);
-        rr->t.kernels = (uint64_t)vp_get_i64(&r);
+        vp_gpu_totals_get(&r, &rr->t);
         rr->step_time = vp_get_i64(&r);
         rr->nsteps = (size_t)vp_get_i64(&r);
         rr->gpu_events = (uint64_t)vp_get_i64(&r);

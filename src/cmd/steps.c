@@ -716,12 +716,8 @@ static void steps_save(void *ctx, vp_buf *b)
     vp_put_u64(b, s->ntrows);
     for (size_t i = 0; i < s->ntrows; i++) {
         const temporal_row *r = &s->trows[i];
-        const int64_t v[] = {r->rank, r->t.first, r->t.last, r->t.span, r->t.busy, r->t.idle,
-                             r->t.compute, r->t.comm, r->t.overlap, r->t.exposed, r->t.memory,
-                             r->t.memory_exposed, r->t.free, r->t.non_compute,
-                             (int64_t)r->t.events, (int64_t)r->t.kernels};
-        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-            vp_put_i64(b, v[k]);
+        vp_put_i64(b, r->rank);
+        vp_gpu_totals_put(b, &r->t);
     }
     vp_put_u64(b, s->outside);
     vp_put_u64(b, s->empty_steps);
@@ -765,14 +761,7 @@ static int steps_merge(void *ctx, const void *p, size_t n, vp_error *err)
         }
         temporal_row *row = &s->trows[s->ntrows++];
         row->rank = (long)vp_get_i64(&r);
-        int64_t *v[] = {&row->t.first, &row->t.last, &row->t.span, &row->t.busy, &row->t.idle,
-                        &row->t.compute, &row->t.comm, &row->t.overlap, &row->t.exposed,
-                        &row->t.memory, &row->t.memory_exposed, &row->t.free,
-                        &row->t.non_compute};
-        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-            *v[k] = vp_get_i64(&r);
-        row->t.events = (uint64_t)vp_get_i64(&r);
-        row->t.kernels = (uint64_t)vp_get_i64(&r);
+        vp_gpu_totals_get(&r, &row->t);
     }
     s->outside += vp_get_u64(&r);
     s->empty_steps += vp_get_u64(&r);
