@@ -43,12 +43,36 @@ static inline const char *vp_json_ws(const char *p, const char *end)
     return p;
 }
 
+/* Fills fail with "expected <expected>, found <the byte at where>" (or
+ * "the end of the input") and returns VP_JSON_ERR. */
+int vp_json_fail_at(vp_json_fail *fail, const char *where, const char *end, const char *expected);
+
 /* Scans a string whose opening quote is at *p; on OK, *p is past the
  * closing quote and out spans the contents. flags gets VP_STR_ESCAPED when
  * it holds a backslash and VP_STR_NONASCII when it holds a byte >= 0x80. */
 enum { VP_STR_ESCAPED = 1, VP_STR_NONASCII = 2 };
 int vp_json_string(const char **p, const char *end, vp_span *out, unsigned *flags,
                    vp_json_fail *fail);
+
+/* A member name and its colon, *p at the opening quote: on OK, key spans
+ * the name, *p is just past the ':'.  Inline: the reader runs it for every
+ * member of every event. */
+static inline int vp_json_member(const char **pp, const char *end, vp_span *key,
+                                 unsigned *flags, vp_json_fail *fail)
+{
+    const char *p = *pp;
+    int r = vp_json_string(&p, end, key, flags, fail);
+    if (r != VP_JSON_OK)
+        return r;
+    p = vp_json_ws(p, end);
+    if (p == end)
+        return VP_JSON_MORE;
+    if (*p != ':')
+        return vp_json_fail_at(fail, p, end, "':' after a member name");
+    *pp = p + 1;
+    return VP_JSON_OK;
+}
+
 
 /* Skips one value starting at *p (after whitespace); on OK *p is just past
  * it and out spans its text. Objects and arrays are checked structurally

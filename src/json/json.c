@@ -34,7 +34,7 @@ static const char *describe(const char *p, const char *end, char *buf, size_t n)
     return buf;
 }
 
-static int failf(vp_json_fail *fail, const char *where, const char *end, const char *expected)
+int vp_json_fail_at(vp_json_fail *fail, const char *where, const char *end, const char *expected)
 {
     char b[32];
     fail->where = where;
@@ -117,7 +117,7 @@ static int skip_scalar(const char **pp, const char *end, vp_json_fail *fail)
     unsigned char c = (unsigned char)*p;
     if (!((c >= '0' && c <= '9') || c == '-' || c == 't' || c == 'f' || c == 'n' ||
           c == 'N' || c == 'I'))
-        return failf(fail, p, end, "a JSON value");
+        return vp_json_fail_at(fail, p, end, "a JSON value");
     while (p < end && is_scalar_char((unsigned char)*p))
         p++;
     if (p == end)
@@ -133,19 +133,13 @@ static int skip_key(const char **pp, const char *end, vp_json_fail *fail)
     if (p == end)
         return VP_JSON_MORE;
     if (*p != '"')
-        return failf(fail, p, end, "a member name (a string)");
+        return vp_json_fail_at(fail, p, end, "a member name (a string)");
     vp_span s;
     unsigned fl;
-    int r = vp_json_string(&p, end, &s, &fl, fail);
-    if (r != VP_JSON_OK)
-        return r;
-    p = vp_json_ws(p, end);
-    if (p == end)
-        return VP_JSON_MORE;
-    if (*p != ':')
-        return failf(fail, p, end, "':' after a member name");
-    *pp = p + 1;
-    return VP_JSON_OK;
+    int r = vp_json_member(&p, end, &s, &fl, fail);
+    if (r == VP_JSON_OK)
+        *pp = p;
+    return r;
 }
 
 int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
@@ -207,7 +201,7 @@ int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_j
             sp--;
             goto after_value;
         }
-        return failf(fail, p, end,
+        return vp_json_fail_at(fail, p, end,
                      stack[sp - 1] == '{' ? "',' or '}' after an object member"
                                           : "',' or ']' after an array element");
     }

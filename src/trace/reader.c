@@ -238,22 +238,6 @@ static int input_error(vp_trace *t, vp_error *err, uint64_t off, const char *wha
     return -1;
 }
 
-static int fail_at(vp_json_fail *fail, const char *where, const char *end, const char *expected)
-{
-    fail->where = where;
-    if (where >= end) {
-        snprintf(fail->what, sizeof fail->what, "expected %s, found the end of the input",
-                 expected);
-    } else {
-        unsigned char c = (unsigned char)*where;
-        if (c >= 0x20 && c < 0x7f)
-            snprintf(fail->what, sizeof fail->what, "expected %s, found '%c'", expected, c);
-        else
-            snprintf(fail->what, sizeof fail->what, "expected %s, found byte 0x%02x", expected, c);
-    }
-    return VP_JSON_ERR;
-}
-
 static int key_is(vp_span k, const char *lit, size_t n)
 {
     return k.n == n && memcmp(k.p, lit, n) == 0;
@@ -297,17 +281,12 @@ static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned 
     }
     for (;;) {
         if (*p != '"')
-            return fail_at(fail, p, end, "a member name (a string) in an event");
+            return vp_json_fail_at(fail, p, end, "a member name (a string) in an event");
         vp_span k, v;
         unsigned kf;
-        if ((r = vp_json_string(&p, end, &k, &kf, fail)) != VP_JSON_OK)
+        if ((r = vp_json_member(&p, end, &k, &kf, fail)) != VP_JSON_OK)
             return r;
         p = vp_json_ws(p, end);
-        if (p == end)
-            return VP_JSON_MORE;
-        if (*p != ':')
-            return fail_at(fail, p, end, "':' after a member name");
-        p = vp_json_ws(p + 1, end);
         if (p == end)
             return VP_JSON_MORE;
         if (key_is(k, "ph", 2) || key_is(k, "name", 4) || key_is(k, "cat", 3)) {
@@ -318,7 +297,7 @@ static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned 
                 } else {
                     char what[48];
                     snprintf(what, sizeof what, "a string for \"%.*s\"", (int)k.n, k.p);
-                    return fail_at(fail, p, end, what);
+                    return vp_json_fail_at(fail, p, end, what);
                 }
             } else {
                 unsigned fl;
@@ -367,7 +346,7 @@ static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned 
             p++;
             break;
         }
-        return fail_at(fail, p, end, "',' or '}' after an event member");
+        return vp_json_fail_at(fail, p, end, "',' or '}' after an event member");
     }
 done:
     ev->raw.p = start;
@@ -435,7 +414,7 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
             t->array_form = 1;
             t->st = ST_ARR_FIRST;
         } else {
-            return fail_at(fail, p, end, "a trace: '{' (object form) or '[' (array form)");
+            return vp_json_fail_at(fail, p, end, "a trace: '{' (object form) or '[' (array form)");
         }
         p++;
         break;
@@ -447,17 +426,11 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
             break;
         }
         if (*p != '"')
-            return fail_at(fail, p, end, "a top-level member name (a string)");
+            return vp_json_fail_at(fail, p, end, "a top-level member name (a string)");
         vp_span k;
         unsigned fl;
-        if ((r = vp_json_string(&p, end, &k, &fl, fail)) != VP_JSON_OK)
+        if ((r = vp_json_member(&p, end, &k, &fl, fail)) != VP_JSON_OK)
             return r;
-        p = vp_json_ws(p, end);
-        if (p == end)
-            return VP_JSON_MORE;
-        if (*p != ':')
-            return fail_at(fail, p, end, "':' after a member name");
-        p++;
         if (vp_json_str_eq(k, "traceEvents")) {
             t->st = ST_EVENTS_OPEN;
         } else {
@@ -478,7 +451,7 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
     }
     case ST_EVENTS_OPEN:
         if (*p != '[')
-            return fail_at(fail, p, end, "'[' to open the \"traceEvents\" array");
+            return vp_json_fail_at(fail, p, end, "'[' to open the \"traceEvents\" array");
         p++;
         t->st = ST_ARR_FIRST;
         break;
@@ -488,7 +461,7 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         } else if (*p == '}') {
             t->st = ST_END;
         } else {
-            return fail_at(fail, p, end, "',' or '}' after a top-level member");
+            return vp_json_fail_at(fail, p, end, "',' or '}' after a top-level member");
         }
         p++;
         break;
@@ -501,7 +474,7 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
             break;
         }
         if (*p != '{')
-            return fail_at(fail, p, end, "an event object '{'");
+            return vp_json_fail_at(fail, p, end, "an event object '{'");
         {
             unsigned nf, cf;
             if ((r = parse_event(&p, end, ev, &nf, &cf, fail)) != VP_JSON_OK)
@@ -519,12 +492,12 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         } else if (*p == ']') {
             t->st = t->array_form ? ST_END : ST_OBJ_NEXT;
         } else {
-            return fail_at(fail, p, end, "',' or ']' after an event");
+            return vp_json_fail_at(fail, p, end, "',' or ']' after an event");
         }
         p++;
         break;
     case ST_END:
-        return fail_at(fail, p, end, "the end of the input after the trace");
+        return vp_json_fail_at(fail, p, end, "the end of the input after the trace");
     case ST_DONE:
     case ST_FAILED:
         break;
