@@ -174,11 +174,17 @@ END
 
 case_ 'output file'
 cd "$DATA/hta"
-vp kernels -f csv -o /tmp/gen/work/out.csv --top 1 event_sync_trace.json.gz
+vp kernels -f csv -o "$WORK/out.csv" --top 1 event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
+END
+cp "$WORK/out.csv" "$OUT_STDOUT"
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name
+73.5,36000,1,36000.0,36000.0,36000,36000,0.0,at::cuda::(anonymous namespace)::spin_kernel(long)
+26.5,13000,3,4333.3,1000.0,1000,11000,5773.5,(others: 3 rows)
 END
 
 case_ 'empty file'

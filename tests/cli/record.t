@@ -40,12 +40,12 @@ VPROF_QUIET=1
 END
 
 case_ '--dry-run: the environment, then the command, shell-quoted'
-vp record --dry-run -o /tmp --capture-range cudaProfilerApi -- python3 -c 'print("hi")'
+vp record --dry-run -o "$WORK/prof" --capture-range cudaProfilerApi -- python3 -c 'print("hi")'
 norm
 expect_status 0
 expect_stdout <<'END'
 CUDA_INJECTION64_PATH=WORK/fake-shim.so
-VPROF_OUTPUT_DIR=/tmp
+VPROF_OUTPUT_DIR=WORK/prof
 VPROF_CAPTURE_RANGE=cudaProfilerApi
 python3 -c 'print("hi")'
 END

@@ -15,7 +15,9 @@
 #include "vprof/collective.h"
 #include "vprof/csv.h"
 
-static char tmpdir[] = "/tmp/vprof-test-ascend-XXXXXX";
+#include "tmppath.h"
+
+static char tmpdir[256];
 
 static char *write_tmp(const char *name, const char *text)
 {
@@ -261,7 +263,7 @@ static void test_scan_data(void **state)
 
 int main(void)
 {
-    if (!mkdtemp(tmpdir))
+    if (!mkdtemp(test_tmp_template(tmpdir, sizeof tmpdir, "vprof-test-ascend")))
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quoting),  cmocka_unit_test(test_csv_missing),

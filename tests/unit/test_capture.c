@@ -19,6 +19,12 @@
 #include "vprof/capture.h"
 #include "vprof/msprof.h"
 
+#include "tmppath.h"
+
+/* An output directory that is only data for the parser and the file namer:
+ * nothing is written there. */
+#define DATA_DIR "/tmp/prof"  /* test-paths: data */
+
 /* ---- a fake environment ---- */
 
 static const char *table_lookup(void *ctx, const char *name)
@@ -56,7 +62,7 @@ static void test_config_round_trip(void **state)
 {
     (void)state;
     const char *env[] = {
-        "VPROF_OUTPUT_DIR", "/tmp/prof", "VPROF_KINDS", "kernel,memcpy,nvtx", "VPROF_CAPTURE_RANGE",
+        "VPROF_OUTPUT_DIR", DATA_DIR, "VPROF_KINDS", "kernel,memcpy,nvtx", "VPROF_CAPTURE_RANGE",
         "nvtx:train step", "VPROF_DELAY", "2.5", "VPROF_DURATION", "250ms", "VPROF_RANKS", "0,3,8-15",
         "VPROF_BUFFER_SIZE", "8M", "VPROF_BUFFER_POOL", "1G", "VPROF_FLUSH_MS", "0", "VPROF_GZIP", "0",
         "VPROF_QUIET", "1", NULL,
@@ -65,7 +71,7 @@ static void test_config_round_trip(void **state)
     vp_cap_config_init(&c);
     vp_error err = {0};
     assert_int_equal(vp_cap_config_from_env(&c, table_lookup, (void *)env, &err), 0);
-    assert_string_equal(c.output_dir, "/tmp/prof");
+    assert_string_equal(c.output_dir, DATA_DIR);
     assert_int_equal(c.kinds, VP_CAP_KERNEL | VP_CAP_MEMCPY | VP_CAP_NVTX);
     assert_int_equal(c.range, VP_RANGE_NVTX);
     assert_string_equal(c.range_name, "train step");
@@ -81,7 +87,7 @@ static void test_config_round_trip(void **state)
     assert_int_equal(c.quiet, 1);
     vp_buf b = {0};
     vp_cap_config_to_env(&c, &b);
-    assert_string_equal(b.data, "VPROF_OUTPUT_DIR=/tmp/prof\n"
+    assert_string_equal(b.data, "VPROF_OUTPUT_DIR=" DATA_DIR "\n"
                                 "VPROF_KINDS=kernel,memcpy,nvtx\n"
                                 "VPROF_CAPTURE_RANGE=nvtx:train step\n"
                                 "VPROF_DELAY=2.5\n"
@@ -192,13 +198,13 @@ static void test_ranks_and_paths(void **state)
 
     vp_buf b = {0};
     free(c.output_dir);
-    c.output_dir = vp_strdup("/tmp/prof//");
+    c.output_dir = vp_strdup(DATA_DIR "//");
     vp_cap_output_path(&c, 3, 4242, &b);
-    assert_string_equal(b.data, "/tmp/prof/vprof_rank3_4242.pt.trace.json.gz");
+    assert_string_equal(b.data, DATA_DIR "/vprof_rank3_4242.pt.trace.json.gz");
     b.len = 0;
     c.gzip = 0;
     vp_cap_output_path(&c, -1, 7, &b);
-    assert_string_equal(b.data, "/tmp/prof/vprof_rank0_7.pt.trace.json");
+    assert_string_equal(b.data, DATA_DIR "/vprof_rank0_7.pt.trace.json");
     vp_buf_free(&b);
     vp_cap_config_free(&c);
 }
@@ -538,9 +544,9 @@ static void test_shell_quote(void **state)
 static void test_msprof_results(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/vprof-msprof-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char p[256];
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-msprof")));
+    char p[1024];
     const char *names[] = {"PROF_000002_20260101000000000_B", "PROF_000001_20260101000000000_A", "other"};
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -568,7 +574,7 @@ static void test_msprof_results(void **state)
     free(found);
     assert_null(vp_find_on_path("no-such-program-vprof", "/bin:/usr/bin"));
     assert_null(vp_find_on_path("sh", NULL));
-    char cmd[300];
+    char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }

@@ -16,6 +16,8 @@
 
 #include "vprof/capture.h"
 
+#include "tmppath.h"
+
 #define BASE INT64_C(1696186170000000000)  /* a multiple of 7,889,238 s */
 #define T0 ((uint64_t)BASE + 1000000000u)   /* one second into the period */
 
@@ -194,9 +196,9 @@ static const char expected[] =
 static void test_writer_exact(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/vprof-capw-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128];
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-capw")));
+    char path[1024];
     snprintf(path, sizeof path, "%s/t.json", dir);
     vp_cap_writer *w = open_writer(path, 3);
 
@@ -291,9 +293,9 @@ static void test_writer_exact(void **state)
 static void test_writer_empty_and_abort(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/vprof-capw-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128];
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-capw")));
+    char path[1024];
     snprintf(path, sizeof path, "%s/e.json", dir);
     vp_cap_writer *w = open_writer(path, -1);
     vp_error err = {0};
@@ -327,9 +329,9 @@ static void test_writer_empty_and_abort(void **state)
 static void test_writer_streams(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/vprof-capw-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128];
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-capw")));
+    char path[1024];
     snprintf(path, sizeof path, "%s/big.json.gz", dir);
     vp_error err = {0};
     vp_sink_opts so = {.gzip = 1, .level = 1};

@@ -104,7 +104,7 @@ static void em_event(vp_buf *b, const char *action, int64_t addr, int64_t size, 
     em_kv_int(b, "stream", 0);
     em_kv_str(b, "unknown_future_key", "ignored");
     if (with_frames)
-        em_frames(b, "/home/u/proj/model.py", 42, "forward");
+        em_frames(b, "/home/u/proj/model.py", 42, "forward");  /* test-paths: data */
     vp_buf_putc(b, 'a');
 }
 

@@ -15,6 +15,8 @@
 #include "vprof/trace_writer.h"
 #include "vprof/util.h"
 
+#include "tmppath.h"
+
 static void check_string(const char *in, size_t n, const char *want)
 {
     vp_buf b = {0};
@@ -102,8 +104,8 @@ static void test_rank_id(void **state)
 static void test_splice(void **state)
 {
     (void)state;
-    char path[] = "/tmp/vprof-splice-XXXXXX";
-    int fd = mkstemp(path);
+    char path[512];
+    int fd = mkstemp(test_tmp_template(path, sizeof path, "vprof-splice"));
     assert_true(fd >= 0);
     close(fd);
     vp_error err = {0};

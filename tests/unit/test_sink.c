@@ -17,13 +17,14 @@
 #include "vprof/sink.h"
 #include "vprof/util.h"
 
-static char dir[64];
+#include "tmppath.h"
+
+static char dir[256];
 
 static int setup(void **state)
 {
     (void)state;
-    strcpy(dir, "/tmp/vprof-sink-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-sink")) ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -31,7 +32,7 @@ static int teardown(void **state)
     (void)state;
     DIR *d = opendir(dir);
     struct dirent *e;
-    char path[512];
+    char path[1024];
     while (d && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0)))
             continue;
@@ -112,7 +113,7 @@ static void fill(char *p, size_t n, unsigned seed)
 static void test_plain_roundtrip(void **state)
 {
     (void)state;
-    char path[128];
+    char path[1024];
     snprintf(path, sizeof path, "%s/out.json", dir);
     vp_error err = {0};
     vp_sink_opts o = {0};
@@ -151,7 +152,7 @@ static void test_gzip_levels(void **state)
     char *data = vp_malloc(len);
     fill(data, len, 3);
     for (int level = 0; level <= 9; level++) {
-        char path[128];
+        char path[1024];
         snprintf(path, sizeof path, "%s/l%d.json.gz", dir, level);
         vp_error err = {0};
         vp_sink_opts o = {.gzip = 1, .level = level};
@@ -179,7 +180,7 @@ static void test_gzip_levels(void **state)
 static void test_gzip_empty(void **state)
 {
     (void)state;
-    char path[128];
+    char path[1024];
     snprintf(path, sizeof path, "%s/empty.gz", dir);
     vp_error err = {0};
     vp_sink_opts o = {.gzip = 1, .level = VP_SINK_DEFAULT_LEVEL};
@@ -194,7 +195,7 @@ static void test_gzip_empty(void **state)
 
 static void rewind_case(int gzip)
 {
-    char path[128];
+    char path[1024];
     snprintf(path, sizeof path, "%s/rw.json%s", dir, gzip ? ".gz" : "");
     size_t len = 2u << 20;
     char *a = vp_malloc(len), *b = vp_malloc(len), *c = vp_malloc(len);
@@ -280,7 +281,7 @@ static char *gunzip_all(const char *path, size_t *len)
 static void test_gzip_members(void **state)
 {
     (void)state;
-    char path[512];
+    char path[1024];
     snprintf(path, sizeof path, "%s/members.json.gz", dir);
     size_t na = 300000, nb = 500000, nc = 1000;
     char *a = vp_malloc(na), *b = vp_malloc(nb), *c = vp_malloc(nc);
@@ -344,7 +345,7 @@ static void test_gzip_members(void **state)
 static void test_abort_leaves_nothing(void **state)
 {
     (void)state;
-    char path[128];
+    char path[1024];
     snprintf(path, sizeof path, "%s/keep.json", dir);
     FILE *f = fopen(path, "w");
     fputs("old", f);

@@ -16,17 +16,19 @@
 #include "vprof/source.h"
 #include "vprof/util.h"
 
-static char tmpdir[] = "/tmp/vprof-test-source-XXXXXX";
+#include "tmppath.h"
+
+static char tmpdir[256];
 
 static int setup(void **state)
 {
     (void)state;
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return mkdtemp(test_tmp_template(tmpdir, sizeof tmpdir, "vprof-test-source")) ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    char cmd[128];
+    char cmd[512];
     (void)state;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     return system(cmd) == 0 ? 0 : -1;
@@ -34,10 +36,10 @@ static int teardown(void **state)
 
 static char *path_of(const char *name)
 {
-    static char buf[4][256];
+    static char buf[4][512];
     static int i;
     char *p = buf[i++ % 4];
-    snprintf(p, 256, "%s/%s", tmpdir, name);
+    snprintf(p, 512, "%s/%s", tmpdir, name);
     return p;
 }
 

@@ -14,6 +14,8 @@
 
 #include "vprof/trainlog.h"
 
+#include "tmppath.h"
+
 static int parse(const char *line, vp_iter_rec *r)
 {
     return vp_trainlog_parse_line(line, strlen(line), r);
@@ -104,8 +106,8 @@ static void test_read_log(void **state)
 
 static void test_long_line(void **state)
 {
-    char path[] = "/tmp/vprof-trainlog-XXXXXX";
-    int fd = mkstemp(path);
+    char path[512];
+    int fd = mkstemp(test_tmp_template(path, sizeof path, "vprof-trainlog"));
     FILE *f = fdopen(fd, "w");
     vp_trainlog log;
     vp_error err = {0};
