@@ -10,11 +10,13 @@
  *     value  := NUMBER [UNIT]            the new run's value, compared as is
  *             | +NUMBER% | -NUMBER%      the change from base to new, relative
  *             | +NUMBER[UNIT] | -NUMBER[UNIT]   the change, absolute
- *     UNIT   := ns us ms s | B KiB MiB GiB TiB KB MB GB TB | %
+ *     UNIT   := ns us ms s | B KiB MiB GiB TiB KB MB GB TB | % | pp
  *
  * A value's unit must fit the metric: times for NS metrics, sizes for
- * BYTES, % for PERCENT (and for RATIO metrics, where 40% is 0.40). A
- * signed value (a change) needs a base run. */
+ * BYTES, % or pp for PERCENT (and % for RATIO metrics, where 40% is 0.40).
+ * NS and BYTES metrics refuse a bare non-zero number (no safe reading).
+ * PERCENT values and unsigned or pp changes are in points; a signed % is a
+ * relative change. A signed value (a change) needs a base run. */
 #ifndef VPROF_GATES_H
 #define VPROF_GATES_H
 

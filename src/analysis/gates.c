@@ -35,7 +35,7 @@ static const unit_def units[] = {
     {"KiB", VP_COL_BYTES, 1024.0}, {"MiB", VP_COL_BYTES, 1048576.0},
     {"GiB", VP_COL_BYTES, 1073741824.0}, {"TiB", VP_COL_BYTES, 1099511627776.0},
     {"KB", VP_COL_BYTES, 1e3},     {"MB", VP_COL_BYTES, 1e6},     {"GB", VP_COL_BYTES, 1e9},
-    {"TB", VP_COL_BYTES, 1e12},    {"%", VP_COL_PERCENT, 1},
+    {"TB", VP_COL_BYTES, 1e12},    {"%", VP_COL_PERCENT, 1},      {"pp", VP_COL_PERCENT, 1},
 };
 
 static const vp_metric *catalogued(const char *name, size_t n)
@@ -117,12 +117,30 @@ int vp_gate_parse(const char *text, vp_gate *g, char *msg, size_t msgn, size_t *
         vp_gate_free(g);
         return fail(msg, msgn, pos, text, p, "expected a number");
     }
+    const char *number = p;
     p = end;
     const char *u = p;
     while (*p && *p != ' ' && *p != '\t')
         p++;
     size_t ulen = (size_t)(p - u);
     double scale = 1;
+    /* A bare number against a time or a size has no safe reading: users
+     * write `step.median < 700` meaning milliseconds, and the metric is in
+     * nanoseconds. Zero alone means the same in every unit. */
+    if (!ulen && v != 0 && (g->unit == VP_COL_NS || g->unit == VP_COL_BYTES)) {
+        int n = (int)(u - number);
+        char what[256];
+        if (g->unit == VP_COL_NS)
+            snprintf(what, sizeof what,
+                     "'%.*s' is a time without a unit: write %.*sms, %.*sus, %.*sns or %.*ss", n,
+                     number, n, number, n, number, n, number, n, number);
+        else
+            snprintf(what, sizeof what,
+                     "'%.*s' is a size without a unit: write %.*sGiB, %.*sMiB, %.*sKiB or %.*sB", n,
+                     number, n, number, n, number, n, number, n, number);
+        vp_gate_free(g);
+        return fail(msg, msgn, pos, text, number, what);
+    }
     if (ulen) {
         const unit_def *d = NULL;
         for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
@@ -133,7 +151,13 @@ int vp_gate_parse(const char *text, vp_gate *g, char *msg, size_t msgn, size_t *
             return fail(msg, msgn, pos, text, u,
                         "unknown unit (ns us ms s, B KiB MiB GiB TiB KB MB GB TB, %)");
         }
-        if (d->kind == VP_COL_PERCENT && signed_value) {
+        int points = ulen == 2 && memcmp(u, "pp", 2) == 0;
+        if (points && g->unit != VP_COL_PERCENT) {
+            vp_gate_free(g);
+            return fail(msg, msgn, pos, text, u, "pp (percentage points) fits only a percent metric");
+        } else if (points) {
+            scale = 1;      /* points: +2pp is a change of 2, never relative */
+        } else if (d->kind == VP_COL_PERCENT && signed_value) {
             g->mode = VP_GATE_RELATIVE;
             scale = 0.01;
         } else if (d->kind == VP_COL_PERCENT && g->unit == VP_COL_RATIO) {
@@ -241,11 +265,17 @@ int vp_gate_eval(const vp_gate *g, const vp_run *base, const vp_run *now, vp_gat
         change = res->now - res->base;
         res->cond = compare(change, g->op, g->value);
         char d[48];
-        vp_metric_format(d, sizeof d, g->unit, change);
-        vp_metric_format(lim, sizeof lim, g->unit, g->value);
+        if (g->unit == VP_COL_PERCENT) {
+            /* a change of a percentage is in points, not a percentage of it */
+            snprintf(d, sizeof d, "%.2f pp", fabs(change));
+            snprintf(lim, sizeof lim, "%.2f pp", fabs(g->value));
+        } else {
+            vp_metric_format(d, sizeof d, g->unit, fabs(change));
+            vp_metric_format(lim, sizeof lim, g->unit, fabs(g->value));
+        }
         snprintf(res->detail, sizeof res->detail, "%s%s %s -> %s (change %s%s; %s %s%s is %s)",
-                 label, g->metric, a, b, change >= 0 ? "+" : "", d, op_text(g->op),
-                 g->value >= 0 ? "+" : "", lim, res->cond ? "true" : "false");
+                 label, g->metric, a, b, change >= 0 ? "+" : "-", d, op_text(g->op),
+                 g->value >= 0 ? "+" : "-", lim, res->cond ? "true" : "false");
     }
     return 0;
 }

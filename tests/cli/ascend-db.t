@@ -141,7 +141,7 @@ grep -E ',(aclnn|hcom)' "$OUT_STDOUT" > kdiff.csv
 if [ "$(wc -l < kdiff.csv)" -ge 12 ] && awk -F, '$3 != 0 { bad = 1 } END { exit bad }' kdiff.csv; then pass; else fail "a kernel delta is not 0: $(cat kdiff.csv)"; fi
 vp check --baseline trace-summary.json --tolerance 0 dbonly
 expect_status 0
-vp check --expect 'comm.total == 16402205' --expect 'comm.exposed == 10336894' dbonly
+vp check --expect 'comm.total == 16402205ns' --expect 'comm.exposed == 10336894ns' dbonly
 expect_status 0
 
 case_ "summary on the real msprof_0.db alone: its 11 AI_VECTOR_CORE tasks, no steps"

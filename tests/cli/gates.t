@@ -321,6 +321,33 @@ vprof: check: --expect: unknown metric (vprof check --list-metrics lists them)
   ^
 END
 
+case_ 'check: a time compared with a bare number is refused (was: 700 ns)'
+cd "$DATA/hta"
+vp check --expect 'step.median < 700' trace_filter_rank-0.json.gz
+expect_status 2
+expect_stdout <<'END'
+END
+expect_stderr <<'END'
+vprof: check: --expect: '700' is a time without a unit: write 700ms, 700us, 700ns or 700s
+  step.median < 700
+                ^
+END
+vp check --fail-if 'memory.peak_allocated > +80' trace_filter_rank-0.json.gz
+expect_status 2
+expect_stderr <<'END'
+vprof: check: --fail-if: '+80' is a size without a unit: write +80GiB, +80MiB, +80KiB or +80B
+  memory.peak_allocated > +80
+                          ^
+END
+
+case_ 'diff: a percent metric changes in points (pp); a signed % is relative'
+cd "$DATA/hta"
+vp diff -f csv --fail-if 'gpu.idle_pct > +2pp' --fail-if 'gpu.idle_pct > +3' --fail-if 'gpu.idle_pct > +4%' trace_filter_rank-1.json.gz trace_filter_rank-0.json.gz
+expect_status 1
+expect_stdout_has "gpu.idle_pct > +2pp,fail-if,FAIL,gpu.idle_pct 52.89% -> 55.21% (change +2.33 pp; > +2.00 pp is true)"
+expect_stdout_has "gpu.idle_pct > +3,fail-if,pass,gpu.idle_pct 52.89% -> 55.21% (change +2.33 pp; > +3.00 pp is false)"
+expect_stdout_has "gpu.idle_pct > +4%,fail-if,FAIL,gpu.idle_pct 52.89% -> 55.21% (+4.40 %; > +4 % is true)"
+
 case_ 'check: nothing to check'
 cd "$DATA/hta"
 vp check trace_filter_rank-0.json.gz

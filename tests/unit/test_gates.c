@@ -72,6 +72,33 @@ static void test_parse(void **state)
     parse_bad("gpu.idle_pct > 5ms", "this unit does not fit the metric's", 16);
     parse_bad("step.median > 5ms extra", "unexpected text after the value", 18);
     parse_bad("kernel:( > 1", "bad regular expression: Unmatched ( or \\(", 7);
+    /* a time or a size compared with a bare number: refused, with units to choose */
+    parse_bad("step.median < 700", "'700' is a time without a unit: write 700ms, 700us, 700ns or 700s", 14);
+    parse_bad("step.median > +5", "'+5' is a time without a unit: write +5ms, +5us, +5ns or +5s", 14);
+    parse_bad("kernel:gemm > 1.5", "'1.5' is a time without a unit: write 1.5ms, 1.5us, 1.5ns or 1.5s", 14);
+    parse_bad("memory.peak_allocated > 80",
+              "'80' is a size without a unit: write 80GiB, 80MiB, 80KiB or 80B", 24);
+    parse_bad("step.median > 2pp", "pp (percentage points) fits only a percent metric", 15);
+    parse_ok("comm.exposed == 0", &g);   /* zero needs no unit */
+    assert_true(g.value == 0);
+    vp_gate_free(&g);
+    /* percent metrics: a bare number and pp are points; a signed % is relative */
+    parse_ok("gpu.idle_pct > 5", &g);
+    assert_int_equal(g.mode, VP_GATE_VALUE);
+    assert_true(g.value == 5);
+    vp_gate_free(&g);
+    parse_ok("gpu.idle_pct > +2pp", &g);
+    assert_int_equal(g.mode, VP_GATE_DELTA);
+    assert_true(g.value == 2);
+    vp_gate_free(&g);
+    parse_ok("gpu.idle_pct > +2", &g);
+    assert_int_equal(g.mode, VP_GATE_DELTA);
+    assert_true(g.value == 2);
+    vp_gate_free(&g);
+    parse_ok("gpu.idle_pct > +10%", &g);
+    assert_int_equal(g.mode, VP_GATE_RELATIVE);
+    assert_true(fabs(g.value - 0.10) < 1e-12);
+    vp_gate_free(&g);
 }
 
 static void test_eval(void **state)
@@ -103,6 +130,19 @@ static void test_eval(void **state)
     assert_int_equal(vp_gate_eval(&g, NULL, now, &r, msg, sizeof msg), 0);
     assert_int_equal(r.cond, 1);
     assert_string_equal(r.detail, "comm.exposed_pct = 25.00% (<= 30.00% is true)");
+    vp_gate_free(&g);
+
+    /* a percent metric's change is in points */
+    vp_run_set(base, "comm.exposed_pct", 22.5);
+    parse_ok("comm.exposed_pct > +2pp", &g);
+    assert_int_equal(vp_gate_eval(&g, base, now, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.cond, 1);
+    assert_string_equal(r.detail, "comm.exposed_pct 22.50% -> 25.00% (change +2.50 pp; > +2.00 pp is true)");
+    vp_gate_free(&g);
+    parse_ok("comm.exposed_pct < -1", &g);
+    assert_int_equal(vp_gate_eval(&g, base, now, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.cond, 0);
+    assert_string_equal(r.detail, "comm.exposed_pct 22.50% -> 25.00% (change +2.50 pp; < -1.00 pp is false)");
     vp_gate_free(&g);
 
     /* a metric the run lacks: missing, which fails either way */
