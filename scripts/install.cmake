@@ -87,8 +87,11 @@ if(VPROF_DPKG)
   if(SQLite3_FOUND)
     string(APPEND VPROF_DEB_DEPENDS ", libsqlite3-0")
   endif()
+  # CPack's shlibdeps step also runs `file` on every installed file, and
+  # stops the whole .deb without it (a fresh Debian has no `file`).
   find_program(VPROF_DPKG_SHLIBDEPS dpkg-shlibdeps)
-  if(VPROF_DPKG_SHLIBDEPS AND NOT VPROF_SANITIZE)
+  find_program(VPROF_FILE_PROGRAM file)
+  if(VPROF_DPKG_SHLIBDEPS AND VPROF_FILE_PROGRAM AND NOT VPROF_SANITIZE)
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
   else()
     set(CPACK_DEBIAN_PACKAGE_DEPENDS ${VPROF_DEB_DEPENDS})
