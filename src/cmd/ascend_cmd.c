@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/ascend_cmd.h"
+#include "vprof/ascend_groups.h"
 #include "vprof/util.h"
 
 asc_arg asc_arg_of(const char *path)

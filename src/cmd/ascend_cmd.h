@@ -4,7 +4,9 @@
 #ifndef VPROF_CMD_ASCEND_CMD_H
 #define VPROF_CMD_ASCEND_CMD_H
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_hccl.h"
+#include "vprof/ascend_stt.h"
 #include "vprof/part.h"
 #include "vprof/table.h"
 

@@ -10,7 +10,10 @@
 
 #include <cmocka.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_groups.h"
+#include "vprof/ascend_hccl.h"
+#include "vprof/ascend_stt.h"
 #include "vprof/classify.h"
 #include "vprof/collective.h"
 #include "vprof/csv.h"
