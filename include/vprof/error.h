@@ -30,8 +30,41 @@ void vp_error_vset(vp_error *err, int status, const char *fmt, va_list ap)
 /* Prints "vprof: <msg>" to stderr. */
 void vp_error_print(const vp_error *err);
 
-/* "vprof: warning: ..." on stderr (suppressed by vp_quiet). */
-extern int vp_quiet;
+/* Diagnostics: what a library function has to say besides its result (a
+ * warning about input it read past, say).  The library prints nothing: it
+ * hands each diagnostic to the handler the caller installed, and without
+ * one the diagnostic is dropped.  Some diagnostics point at something only
+ * the front end can name (a command-line option, a setting): the library
+ * leaves a hint code there, and the front end's hint function says what
+ * text stands for it (none: ""), so the library never names a flag. */
+typedef enum vp_diag_kind {
+    VP_DIAG_WARNING,
+} vp_diag_kind;
+
+typedef enum vp_hint {
+    VP_HINT_PARTIAL_USED,     /* a truncated trace read in part, as asked */
+    VP_HINT_PARTIAL_RETRY,    /* a truncated trace refused: how to read it in part */
+    VP_HINT_COUNT,
+} vp_hint;
+
+typedef struct vp_diag_handler {
+    void (*emit)(void *ctx, vp_diag_kind kind, const char *msg);
+    const char *(*hint)(void *ctx, vp_hint code);   /* NULL: every hint is "" */
+    void *ctx;
+} vp_diag_handler;
+
+/* Installs h (copied; NULL: none), for the whole process: set it before
+ * any thread that may emit starts. */
+void vp_diag_install(const vp_diag_handler *h);
+
+/* The installed text of a hint, "" when none. */
+const char *vp_diag_hint(vp_hint code);
+
+/* Emits a VP_DIAG_WARNING: msg is formatted without a trailing newline. */
 void vp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The front end's -q, for the progress displays that still write to the
+ * terminal themselves; warnings do not read it (the handler decides). */
+extern int vp_quiet;
 
 #endif

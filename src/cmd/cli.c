@@ -15,6 +15,35 @@
 #define VPROF_HAVE_MPI 0
 #endif
 
+/* The library's diagnostics, printed as vprof always printed them; the
+ * hints name the options that the library may not. */
+static void print_diag(void *ctx, vp_diag_kind kind, const char *msg)
+{
+    (void)ctx;
+    (void)kind;   /* warnings are the only kind */
+    if (!vp_quiet)
+        fprintf(stderr, "vprof: warning: %s\n", msg);
+}
+
+static const char *hint_text(void *ctx, vp_hint code)
+{
+    (void)ctx;
+    switch (code) {
+    case VP_HINT_PARTIAL_USED:
+        return "--partial: ";
+    case VP_HINT_PARTIAL_RETRY:
+        return "; --partial uses them";
+    case VP_HINT_COUNT:
+        break;
+    }
+    return "";
+}
+
+void vp_cli_diagnostics_install(void)
+{
+    vp_diag_install(&(vp_diag_handler){.emit = print_diag, .hint = hint_text});
+}
+
 void vp_common_init(vp_common_opts *o)
 {
     memset(o, 0, sizeof *o);

@@ -472,8 +472,13 @@ static void print_argv(FILE *out, const vp_argv *a)
 static int record_ascend(record *r, char **cmd, int ncmd)
 {
     vp_error err = {0};
-    if (vp_msprof_check(&r->ms, &err) != 0)
-        return vp_usage_error("record", "%s", err.msg);
+    int bad = vp_msprof_check(&r->ms, &err);
+    if (bad != 0) {
+        const char *opt = bad == VP_MSPROF_BAD_LEVEL       ? "--level"
+                          : bad == VP_MSPROF_BAD_TASK_TIME ? "--task-time"
+                                                           : "--aic-metrics";
+        return vp_usage_error("record", "%s: %s", opt, err.msg);
+    }
     int run = !r->dry_run;
     char *dir = output_dir(r->cfg.output_dir, run);
     if (!dir)
