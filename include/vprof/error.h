@@ -44,6 +44,21 @@ typedef enum vp_diag_kind {
 typedef enum vp_hint {
     VP_HINT_PARTIAL_USED,     /* a truncated trace read in part, as asked */
     VP_HINT_PARTIAL_RETRY,    /* a truncated trace refused: how to read it in part */
+    /* a model config without a field: how else to give it */
+    VP_HINT_GIVE_HIDDEN,
+    VP_HINT_GIVE_LAYERS,
+    VP_HINT_GIVE_HEADS,
+    VP_HINT_GIVE_VOCAB,
+    VP_HINT_GIVE_HEAD_DIM,
+    VP_HINT_GIVE_TOP_K,
+    VP_HINT_GIVE_MOE_FFN,
+    VP_HINT_GIVE_FFN,
+    VP_HINT_MFU_TOKENS,       /* MFU from a model without the tokens per step and sequence */
+    VP_HINT_MFU_STEP_TIME,    /* MFU without steps: the step time given instead */
+    VP_HINT_MFU_PEAK,         /* no known peak: how to give it */
+    VP_HINT_METRICS_LIST,     /* an unknown gate metric: where the metrics are listed */
+    VP_HINT_METRIC_NEEDS,     /* a metric a run lacks: where what it needs is said */
+    VP_HINT_BASE_RUN,         /* a gate on a change without a base run: how to give one */
     VP_HINT_COUNT,
 } vp_hint;
 
@@ -57,8 +72,9 @@ typedef struct vp_diag_handler {
  * any thread that may emit starts. */
 void vp_diag_install(const vp_diag_handler *h);
 
-/* The installed text of a hint, "" when none. */
+/* The installed text of a hint, "" (or fallback) when none. */
 const char *vp_diag_hint(vp_hint code);
+const char *vp_diag_hint_or(vp_hint code, const char *fallback);
 
 /* Emits a VP_DIAG_WARNING: msg is formatted without a trailing newline. */
 void vp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -40,10 +40,15 @@ void vp_diag_install(const vp_diag_handler *h)
         handler = (vp_diag_handler){0};
 }
 
-const char *vp_diag_hint(vp_hint code)
+const char *vp_diag_hint_or(vp_hint code, const char *fallback)
 {
     const char *t = handler.hint ? handler.hint(handler.ctx, code) : NULL;
-    return t ? t : "";
+    return t ? t : fallback;
+}
+
+const char *vp_diag_hint(vp_hint code)
+{
+    return vp_diag_hint_or(code, "");
 }
 
 void vp_warn(const char *fmt, ...)
