@@ -127,6 +127,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "vprof: '%s' is not a vprof command. See 'vprof help'.\n", name);
         return VP_EXIT_USAGE;
     }
+    vp_cli_diagnostics_install();
     /* getopt names argv[0] in its messages: make them read like ours. */
     char label[64];
     snprintf(label, sizeof label, "vprof: %s", c->name);

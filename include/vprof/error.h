@@ -30,8 +30,57 @@ void vp_error_vset(vp_error *err, int status, const char *fmt, va_list ap)
 /* Prints "vprof: <msg>" to stderr. */
 void vp_error_print(const vp_error *err);
 
-/* "vprof: warning: ..." on stderr (suppressed by vp_quiet). */
-extern int vp_quiet;
+/* Diagnostics: what a library function has to say besides its result (a
+ * warning about input it read past, say).  The library prints nothing: it
+ * hands each diagnostic to the handler the caller installed, and without
+ * one the diagnostic is dropped.  Some diagnostics point at something only
+ * the front end can name (a command-line option, a setting): the library
+ * leaves a hint code there, and the front end's hint function says what
+ * text stands for it (none: ""), so the library never names a flag. */
+typedef enum vp_diag_kind {
+    VP_DIAG_WARNING,
+} vp_diag_kind;
+
+typedef enum vp_hint {
+    VP_HINT_PARTIAL_USED,     /* a truncated trace read in part, as asked */
+    VP_HINT_PARTIAL_RETRY,    /* a truncated trace refused: how to read it in part */
+    /* a model config without a field: how else to give it */
+    VP_HINT_GIVE_HIDDEN,
+    VP_HINT_GIVE_LAYERS,
+    VP_HINT_GIVE_HEADS,
+    VP_HINT_GIVE_VOCAB,
+    VP_HINT_GIVE_HEAD_DIM,
+    VP_HINT_GIVE_TOP_K,
+    VP_HINT_GIVE_MOE_FFN,
+    VP_HINT_GIVE_FFN,
+    VP_HINT_MFU_TOKENS,       /* MFU from a model without the tokens per step and sequence */
+    VP_HINT_MFU_STEP_TIME,    /* MFU without steps: the step time given instead */
+    VP_HINT_MFU_PEAK,         /* no known peak: how to give it */
+    VP_HINT_METRICS_LIST,     /* an unknown gate metric: where the metrics are listed */
+    VP_HINT_METRIC_NEEDS,     /* a metric a run lacks: where what it needs is said */
+    VP_HINT_BASE_RUN,         /* a gate on a change without a base run: how to give one */
+    VP_HINT_COUNT,
+} vp_hint;
+
+typedef struct vp_diag_handler {
+    void (*emit)(void *ctx, vp_diag_kind kind, const char *msg);
+    const char *(*hint)(void *ctx, vp_hint code);   /* NULL: every hint is "" */
+    void *ctx;
+} vp_diag_handler;
+
+/* Installs h (copied; NULL: none), for the whole process: set it before
+ * any thread that may emit starts. */
+void vp_diag_install(const vp_diag_handler *h);
+
+/* The installed text of a hint, "" (or fallback) when none. */
+const char *vp_diag_hint(vp_hint code);
+const char *vp_diag_hint_or(vp_hint code, const char *fallback);
+
+/* Emits a VP_DIAG_WARNING: msg is formatted without a trailing newline. */
 void vp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The front end's -q, for the progress displays that still write to the
+ * terminal themselves; warnings do not read it (the handler decides). */
+extern int vp_quiet;
 
 #endif

@@ -33,7 +33,7 @@ typedef struct vp_gpu_ev {
 } vp_gpu_ev;
 
 /* Ascend device work (docs/ascend.md): tasks of the "Ascend Hardware"
- * process and operations of the "Communication" process (vprof/ascend.h
+ * process and operations of the "Communication" process (vprof/ascend_tracks.h
  * tells the tracks).  Their step is the one whose window holds their
  * start, msprof's rule: the trace links them to no launch call. */
 enum {

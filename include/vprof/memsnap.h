@@ -193,13 +193,4 @@ int vp_ms_frame_shown(const vp_ms_frame *f, int all_frames);
 size_t vp_ms_site(const vp_memsnap *s, uint32_t stack, int depth, int all_frames,
                   char *buf, size_t bufsize);
 
-/* ---- picture ---- */
-
-/* Writes a self-contained SVG chart of active (solid) and reserved
- * (dashed) bytes over the trace, one colour per device, the peak of each
- * device marked.  The x axis is time when every event has time_us, else
- * the event index.  title is shown on top (escaped).  Returns 0, or -1 on
- * a write error. */
-int vp_ms_plot_svg(FILE *out, const vp_memsnap *s, const char *title);
-
 #endif

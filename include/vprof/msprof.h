@@ -37,7 +37,10 @@ typedef struct vp_msprof_opts {
 } vp_msprof_opts;
 
 /* Checks the values msprof would reject late (after the workload ran).
- * Returns 0, or -1 with err (status VP_EXIT_USAGE). */
+ * Returns 0, or which field is wrong (VP_MSPROF_BAD_*) with err (status
+ * VP_EXIT_USAGE) saying why, for the caller to name the field as its
+ * users set it. */
+enum { VP_MSPROF_BAD_LEVEL = 1, VP_MSPROF_BAD_TASK_TIME, VP_MSPROF_BAD_AIC_METRICS };
 int vp_msprof_check(const vp_msprof_opts *o, vp_error *err);
 
 /* The collection command: msprof --output=DIR [options] --application=CMD,

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "vprof/memsnap.h"
+
 typedef struct vp_plot_series {
     const char *label;        /* legend, e.g. "device 0" */
     size_t n;                 /* points (at least 1) */
@@ -28,5 +30,12 @@ typedef struct vp_plot_series {
  * Returns 0, or -1 on a write error. */
 int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *legend_suffix,
                 const vp_plot_series *series, size_t n);
+
+/* Writes a self-contained SVG chart of a snapshot's active (solid) and
+ * reserved (dashed) bytes over the trace, one colour per device, the peak
+ * of each device marked.  The x axis is time when every event has
+ * time_us, else the event index.  title is shown on top (escaped).
+ * Returns 0, or -1 on a write error. */
+int vp_ms_plot_svg(FILE *out, const vp_memsnap *s, const char *title);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "vprof/error.h"
 #include "vprof/steps.h"
-#include "vprof/table.h"
+#include "vprof/units.h"
 #include "vprof/util.h"
 
 typedef struct vp_metric {

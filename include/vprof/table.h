@@ -11,15 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum vp_col_type {
-    VP_COL_TEXT,     /* string */
-    VP_COL_INT,      /* int64 count or id */
-    VP_COL_NS,       /* int64 nanoseconds; header gains " (ns)" in raw formats */
-    VP_COL_NS_F,     /* double nanoseconds (averages, medians, deviations) */
-    VP_COL_BYTES,    /* int64 bytes; header gains " (B)" in raw formats */
-    VP_COL_PERCENT,  /* double, 0..100; header gains " (%)" in raw formats */
-    VP_COL_RATIO,    /* double, plain number */
-} vp_col_type;
+#include "vprof/units.h"
 
 typedef enum vp_format {
     VP_FMT_TABLE,
@@ -76,10 +68,5 @@ int vp_table_write(FILE *out, vp_table *const *tables, size_t ntables, const vp_
 
 /* Parses "table", "csv", "tsv", "json", "md"; returns -1 when unknown. */
 int vp_format_parse(const char *s, vp_format *out);
-
-/* Human renderings used by the table formatter, exposed for tests and for
- * messages: "1.23 ms", "4.50 GiB". buf must hold at least 32 bytes. */
-void vp_human_ns(char *buf, size_t n, double ns);
-void vp_human_bytes(char *buf, size_t n, double bytes);
 
 #endif

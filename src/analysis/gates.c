@@ -86,9 +86,11 @@ int vp_gate_parse(const char *text, vp_gate *g, char *msg, size_t msgn, size_t *
         if (p == m)
             return fail(msg, msgn, pos, text, m, "expected a metric name or kernel:REGEX");
         const vp_metric *c = catalogued(m, (size_t)(p - m));
-        if (!c)
-            return fail(msg, msgn, pos, text, m,
-                        "unknown metric (vprof check --list-metrics lists them)");
+        if (!c) {
+            char why[128];
+            snprintf(why, sizeof why, "unknown metric%s", vp_diag_hint(VP_HINT_METRICS_LIST));
+            return fail(msg, msgn, pos, text, m, why);
+        }
         g->metric = vp_strndup(m, (size_t)(p - m));
         g->unit = c->unit;
         p = skip_ws(p);
@@ -226,8 +228,8 @@ int vp_gate_eval(const vp_gate *g, const vp_run *base, const vp_run *now, vp_gat
 {
     memset(res, 0, sizeof *res);
     if (g->mode != VP_GATE_VALUE && !base) {
-        snprintf(msg, msgn, "'%s' compares a change, which needs a base run (vprof diff, or "
-                            "vprof check --baseline)", g->text);
+        snprintf(msg, msgn, "'%s' compares a change, which needs a base run%s", g->text,
+                 vp_diag_hint(VP_HINT_BASE_RUN));
         return -1;
     }
     const char *label = g->is_kernel ? "kernel:" : "";
@@ -235,8 +237,9 @@ int vp_gate_eval(const vp_gate *g, const vp_run *base, const vp_run *now, vp_gat
         (base && g->mode != VP_GATE_VALUE && !vp_gate_metric_value(g, base, &res->base))) {
         res->missing = 1;
         snprintf(res->detail, sizeof res->detail,
-                 "%s%s is not available in %s (see vprof check --list-metrics for what it needs)",
-                 label, g->metric, base && !vp_gate_metric_value(g, base, &res->base) ? "the base run" : "the run");
+                 "%s%s is not available in %s%s", label, g->metric,
+                 base && !vp_gate_metric_value(g, base, &res->base) ? "the base run" : "the run",
+                 vp_diag_hint(VP_HINT_METRIC_NEEDS));
         return 0;
     }
     char a[48], b[48], lim[48];

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/util.h"

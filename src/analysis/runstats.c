@@ -10,7 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_db.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_memory.h"
+#include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"

@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_db.h"
+#include "vprof/ascend_stepwork.h"
 #include "vprof/classify.h"
 #include "vprof/util.h"
 

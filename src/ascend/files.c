@@ -1,5 +1,5 @@
 /* Ascend profile directories and files, found by content.  See
- * vprof/ascend.h and docs/ascend.md. */
+ * vprof/ascend_files.h and docs/ascend.md. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "vprof/ascend.h"
+#include "ascend/jsonfile.h"
+#include "vprof/ascend_files.h"
+#include "vprof/json.h"
 #include "vprof/rank.h"
 #include "vprof/source.h"
 #include "vprof/util.h"
@@ -205,7 +207,7 @@ static int collect(const char *dir, vp_asc_rank *r)
     return found;
 }
 
-static cJSON *load_json(const char *path)
+cJSON *vp_asc_load_json(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -231,7 +233,7 @@ static void find_rank(const char *dir, vp_asc_rank *r)
         if (strncmp(v[i], "profiler_info", 13) != 0 || !ends_with(v[i], ".json"))
             continue;
         char *path = join(dir, v[i]);
-        cJSON *j = load_json(path);
+        cJSON *j = vp_asc_load_json(path);
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "rank_id");
         if (cJSON_IsNumber(id) && id->valuedouble >= 0) {
             r->rank = (long)id->valuedouble;
@@ -249,7 +251,7 @@ static void find_rank(const char *dir, vp_asc_rank *r)
     }
     if (r->rank < 0) {
         char *path = join(dir, "profiler_metadata.json");
-        cJSON *j = load_json(path);
+        cJSON *j = vp_asc_load_json(path);
         const cJSON *da = cJSON_GetObjectItemCaseSensitive(j, "distributed_args");
         const cJSON *rk = cJSON_GetObjectItemCaseSensitive(da, "rank");
         if (cJSON_IsNumber(rk) && rk->valuedouble >= 0) {
@@ -478,113 +480,4 @@ const char *vp_asc_need(const vp_asc_rank *r, vp_asc_file k, vp_asc_file k2, vp_
     else
         vp_error_set(err, VP_EXIT_INPUT, "%s: no %s found", r->dir, vp_asc_file_name(k));
     return NULL;
-}
-
-/* ---- profiler_metadata.json's parallel groups ---- */
-
-int vp_asc_add_group(vp_stt *s, const char *id, const char *name, const long *ranks, size_t n)
-{
-    for (size_t k = 0; k < s->ngroups; k++)
-        if (strcmp(s->groups[k].id, id) == 0)
-            return 0;
-    s->groups = vp_realloc(s->groups, (s->ngroups + 1) * sizeof *s->groups);
-    vp_asc_pgroup *pg = &s->groups[s->ngroups++];
-    pg->id = vp_strdup(id);
-    pg->name = vp_strdup(name);
-    pg->n = n;
-    pg->ranks = vp_malloc((n + 1) * sizeof *pg->ranks);
-    if (n)
-        memcpy(pg->ranks, ranks, n * sizeof *ranks);
-    return 1;
-}
-
-/* The non-negative integers of a JSON array (numbers, or numeric strings
- * as some writers give rank_set); *n of them. */
-static long *rank_list(const cJSON *a, size_t *n)
-{
-    long *r = vp_malloc(((size_t)cJSON_GetArraySize(a) + 1) * sizeof *r);
-    size_t m = 0;
-    const cJSON *x;
-    cJSON_ArrayForEach(x, a)
-    {
-        if (cJSON_IsNumber(x) && x->valuedouble >= 0) {
-            r[m++] = (long)x->valuedouble;
-        } else if (cJSON_IsString(x) && x->valuestring[0]) {
-            char *end;
-            long v = strtol(x->valuestring, &end, 10);
-            if (!*end && v >= 0)
-                r[m++] = v;
-        }
-    }
-    *n = m;
-    return r;
-}
-
-int vp_asc_read_groups(const char *path, vp_stt *s, vp_error *err)
-{
-    cJSON *j = load_json(path);
-    if (!cJSON_IsObject(j)) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: not a JSON object (profiler_metadata.json)", path);
-        cJSON_Delete(j);
-        return -1;
-    }
-    const cJSON *info = cJSON_GetObjectItemCaseSensitive(j, "parallel_group_info");
-    const cJSON *g;
-    cJSON_ArrayForEach(g, info) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(g, "group_name");
-        const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(g, "global_ranks");
-        if (!g->string || !cJSON_IsString(name) || !cJSON_IsArray(ranks))
-            continue;
-        size_t n;
-        long *r = rank_list(ranks, &n);
-        if (vp_asc_add_group(s, g->string, name->valuestring, r, n) && !s->groups_from)
-            s->groups_from = VP_ASC_GROUPS_METADATA;
-        free(r);
-    }
-    cJSON_Delete(j);
-    return 0;
-}
-
-static const char *str_item(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-int vp_asc_read_comm_groups(const char *path, vp_stt *s, vp_error *err)
-{
-    cJSON *j = load_json(path);
-    if (!cJSON_IsObject(j)) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: not a JSON object (communication_group.json)",
-                     path);
-        cJSON_Delete(j);
-        return -1;
-    }
-    const cJSON *info = cJSON_GetObjectItemCaseSensitive(j, "comm_group_parallel_info");
-    const cJSON *g;
-    cJSON_ArrayForEach(g, info)
-    {
-        const char *type = str_item(g, "type"), *pg = str_item(g, "pg_name");
-        const char *id = str_item(g, "group_name");
-        const cJSON *set = cJSON_GetObjectItemCaseSensitive(g, "rank_set");
-        if (!id)
-            id = str_item(g, "group_id");
-        if (!type || !id || !cJSON_IsArray(set))
-            continue;
-        int pp = pg && (pg[0] == 'p' || pg[0] == 'P') && (pg[1] == 'p' || pg[1] == 'P');
-        const char *name;
-        if (strcmp(type, "p2p") == 0 && pp)
-            name = pg;              /* a pipeline's point-to-point group */
-        else if (strcmp(type, "collective") == 0)
-            name = pp || !pg || !pg[0] ? "collective" : pg;   /* never taken for a pp group */
-        else
-            continue;
-        size_t n;
-        long *r = rank_list(set, &n);
-        if (vp_asc_add_group(s, id, name, r, n) && !s->groups_from)
-            s->groups_from = VP_ASC_GROUPS_COMM_GROUP;
-        free(r);
-    }
-    cJSON_Delete(j);
-    return 0;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_hccl.h"
 #include "vprof/source.h"
 #include "vprof/util.h"
 

@@ -1,9 +1,10 @@
 /* step_trace_time from a trace: Overlap Analysis slices or device work
- * per step.  See vp_stt_from_work in vprof/ascend.h. */
+ * per step.  See vp_stt_from_work in vprof/ascend_stepwork.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_stepwork.h"
+#include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
 #include "vprof/util.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_tracks.h"
 #include "vprof/util.h"
 
 struct vp_npu_tracks {

@@ -82,13 +82,13 @@ static const char *const aic_metrics[] = {
 int vp_msprof_check(const vp_msprof_opts *o, vp_error *err)
 {
     if (o->level < -1 || o->level > 2) {
-        vp_error_set(err, VP_EXIT_USAGE, "--level: %d is not 0, 1 or 2", o->level);
-        return -1;
+        vp_error_set(err, VP_EXIT_USAGE, "%d is not 0, 1 or 2", o->level);
+        return VP_MSPROF_BAD_LEVEL;
     }
     if (o->task_time && strcmp(o->task_time, "on") && strcmp(o->task_time, "off") &&
         strcmp(o->task_time, "l0") && strcmp(o->task_time, "l1")) {
-        vp_error_set(err, VP_EXIT_USAGE, "--task-time: '%s' is not on, off, l0 or l1", o->task_time);
-        return -1;
+        vp_error_set(err, VP_EXIT_USAGE, "'%s' is not on, off, l0 or l1", o->task_time);
+        return VP_MSPROF_BAD_TASK_TIME;
     }
     if (o->aic_metrics) {
         int ok = strncmp(o->aic_metrics, "0x", 2) == 0;
@@ -96,10 +96,10 @@ int vp_msprof_check(const vp_msprof_opts *o, vp_error *err)
             ok = strcmp(*m, o->aic_metrics) == 0;
         if (!ok) {
             vp_error_set(err, VP_EXIT_USAGE,
-                         "--aic-metrics: '%s' is not one of PipeUtilization, ArithmeticUtilization, Memory, "
+                         "'%s' is not one of PipeUtilization, ArithmeticUtilization, Memory, "
                          "MemoryL0, MemoryUB, ResourceConflictRatio, L2Cache, MemoryAccess (or 0x registers)",
                          o->aic_metrics);
-            return -1;
+            return VP_MSPROF_BAD_AIC_METRICS;
         }
     }
     return 0;

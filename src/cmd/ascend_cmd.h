@@ -1,11 +1,14 @@
 /* What the subcommands share for Ascend inputs: telling an argument's
- * kind, and the tables of step_trace_time and of the communication
- * analyzer's files (docs/ascend.md). */
+ * kind, the cluster's groups, the step_trace_time table (docs/ascend.md). */
 #ifndef VPROF_CMD_ASCEND_CMD_H
 #define VPROF_CMD_ASCEND_CMD_H
 
-#include "vprof/ascend.h"
-#include "vprof/part.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_hccl.h"
+#include "vprof/ascend_partial.h"
+#include "vprof/ascend_stage_rows.h"
+#include "vprof/ascend_stt.h"
+#include "vprof/ascend_tables.h"
 #include "vprof/table.h"
 
 /* An argument: a directory (scanned as an Ascend profile), an Ascend
@@ -25,34 +28,17 @@ asc_arg asc_arg_of(const char *path);
 int asc_read_comm_groups(const char *path, const vp_asc_run *run, vp_stt *s);
 
 /* step_trace_time rows (rank rows, then stage rows) as a table "Step,
- * Type, Index, <columns>".  With add_stage, a stage row per step holding
- * the element-wise maximum of its rank rows (as msprof-analyze's cluster
- * rows) is added when there are several ranks and the input had none.
- * Stage rows read from a cluster file are checked against their ranks: a
- * note says whether each equals their maxima. */
+ * Type, Index, <columns>": vp_stt_stage_rows, then vp_stt_table. */
 vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source);
 
-/* The tables of communication.json (per operation; per transport) and of
- * communication_matrix.json (per link), appended to tables[*n]. */
-/* step_trace_time rows computed from a trace, in partial results
- * (cmd/scale.h): the note saying how (slices: from Overlap Analysis
- * slices, else from the device tasks), and the rows with it; merge
- * appends the rows and sets *source when the partial has one. */
-const char *asc_stt_trace_source(int slices);
-/* The notes of rows read from step_trace_time.csv (and DBs) and from
- * cluster_step_trace_time.csv: compared by address in partials. */
-const char *asc_stt_csv_source(void);
-const char *asc_stt_cluster_source(void);
-void asc_stt_save(const vp_stt *s, const char *source, vp_buf *b);
-int asc_stt_merge(vp_stt *s, const char **source, vp_rd *r);
-
-/* communication.json and communication_matrix.json records in partial
- * results: whether each kind was read, the operations and the links;
- * merge appends them (NULL strings come back as ""). */
-void asc_hccl_save(const vp_hccl *h, int have_comm, int have_matrix, vp_buf *b);
-int asc_hccl_merge(vp_hccl *h, int *have_comm, int *have_matrix, vp_rd *r);
-
-void asc_hccl_tables(const vp_hccl *h, int have_comm, int have_matrix, vp_table **tables,
-                     size_t *n);
+/* The names comm.c and steps.c call, now the library's. */
+#define asc_stt_trace_source vp_stt_trace_source
+#define asc_stt_csv_source vp_stt_csv_source
+#define asc_stt_cluster_source vp_stt_cluster_source
+#define asc_stt_save vp_stt_save
+#define asc_stt_merge vp_stt_merge
+#define asc_hccl_save vp_hccl_save
+#define asc_hccl_merge vp_hccl_merge
+#define asc_hccl_tables vp_hccl_tables
 
 #endif

@@ -15,6 +15,64 @@
 #define VPROF_HAVE_MPI 0
 #endif
 
+/* The library's diagnostics, printed as vprof always printed them; the
+ * hints name the options that the library may not. */
+static void print_diag(void *ctx, vp_diag_kind kind, const char *msg)
+{
+    (void)ctx;
+    (void)kind;   /* warnings are the only kind */
+    if (!vp_quiet)
+        fprintf(stderr, "vprof: warning: %s\n", msg);
+}
+
+static const char *hint_text(void *ctx, vp_hint code)
+{
+    (void)ctx;
+    switch (code) {
+    case VP_HINT_PARTIAL_USED:
+        return "--partial: ";
+    case VP_HINT_PARTIAL_RETRY:
+        return "; --partial uses them";
+    case VP_HINT_GIVE_HIDDEN:
+        return " or with --hidden";
+    case VP_HINT_GIVE_LAYERS:
+        return " or with --layers";
+    case VP_HINT_GIVE_HEADS:
+        return " or with --heads";
+    case VP_HINT_GIVE_VOCAB:
+        return " or with --vocab";
+    case VP_HINT_GIVE_HEAD_DIM:
+        return " or with --head-dim";
+    case VP_HINT_GIVE_TOP_K:
+        return " or with --top-k";
+    case VP_HINT_GIVE_MOE_FFN:
+        return " or with --moe-ffn";
+    case VP_HINT_GIVE_FFN:
+        return " or with --ffn";
+    case VP_HINT_MFU_TOKENS:
+        return "--model needs --tokens-per-step (tokens of one step, all ranks) and "
+               "--seq-len (tokens per sequence)";
+    case VP_HINT_MFU_STEP_TIME:
+        return " (use vprof mfu --step-time instead)";
+    case VP_HINT_MFU_PEAK:
+        return ": give --peak-tflops";
+    case VP_HINT_METRICS_LIST:
+        return " (vprof check --list-metrics lists them)";
+    case VP_HINT_METRIC_NEEDS:
+        return " (see vprof check --list-metrics for what it needs)";
+    case VP_HINT_BASE_RUN:
+        return " (vprof diff, or vprof check --baseline)";
+    case VP_HINT_COUNT:
+        break;
+    }
+    return "";
+}
+
+void vp_cli_diagnostics_install(void)
+{
+    vp_diag_install(&(vp_diag_handler){.emit = print_diag, .hint = hint_text});
+}
+
 void vp_common_init(vp_common_opts *o)
 {
     memset(o, 0, sizeof *o);

@@ -47,6 +47,11 @@ extern const char cmd_check_usage[];
 int cmd_reduce(int argc, char **argv);
 extern const char cmd_reduce_usage[];
 
+/* Routes the library's diagnostics to stderr ("vprof: warning: ...",
+ * silenced by -q) and spells its hints as this CLI's options; main()
+ * calls it before any command runs. */
+void vp_cli_diagnostics_install(void);
+
 /* Options common to the table-printing commands. */
 typedef struct vp_common_opts {
     vp_format format;

@@ -10,7 +10,13 @@
 #include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
 #include "cmd/scale.h"
-#include "vprof/ascend.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_groups.h"
+#include "vprof/ascend_hccl.h"
+#include "vprof/ascend_stepwork.h"
+#include "vprof/ascend_stt.h"
+#include "vprof/ascend_summaries.h"
+#include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
 #include "vprof/collective.h"
 #include "vprof/gpuwork.h"
@@ -448,7 +454,7 @@ static int read_ascend_file(comm *c, const char *path, vp_asc_file kind, long ra
     vp_error err = {0};
     int rc = 0;
     switch (kind) {
-    case VP_ASC_DB:   /* vp_stt_read reads the DB's tasks (ascend.h) */
+    case VP_ASC_DB:   /* vp_stt_read reads the DB's tasks (ascend_summaries.h) */
     case VP_ASC_STEP_TRACE:
         rc = vp_stt_read(path, rank, &c->stt, &err);
         if (!c->stt_source)

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
-#include "vprof/ascend.h"
+#include "vprof/ascend_files.h"
 #include "vprof/classify.h"
 #include "vprof/part.h"
 #include "vprof/rank.h"

@@ -1,23 +1,19 @@
 /* vprof record: run a command with the CUPTI shim injected (or under
  * Ascend's msprof), forward signals to it, return its exit status, and say
  * which traces it wrote. */
-#include <dirent.h>
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
 #include "vprof/capture.h"
+#include "vprof/launch.h"
 #include "vprof/msprof.h"
 #include "vprof/util.h"
 
@@ -114,87 +110,6 @@ typedef struct record {
     vp_argv msprof_args;
 } record;
 
-/* ---- the child and its signals ---- */
-
-static volatile pid_t child_pid;
-
-/* Forwards a signal to the command, except one the terminal sent: the
- * command is in our process group and got that one already. */
-static void forward(int sig, siginfo_t *info, void *uctx)
-{
-    (void)uctx;
-    if (info && info->si_code == SI_KERNEL)
-        return;
-    if (child_pid > 0)
-        kill(child_pid, sig);
-}
-
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
-#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
-
-/* Runs argv with the extra NAME=VALUE lines of env set; returns its
- * wait status, or -1 when it could not be started. */
-static int run_child(char *const *argv, const char *env, const char *what)
-{
-    struct sigaction old[NFORWARDED], sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = forward;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    /* Blocked until child_pid is set: a signal that comes between the
-     * fork and then is held, not lost. */
-    sigset_t block, prev;
-    sigemptyset(&block);
-    for (size_t i = 0; i < NFORWARDED; i++) {
-        sigaction(forwarded[i], &sa, &old[i]);
-        sigaddset(&block, forwarded[i]);
-    }
-    sigprocmask(SIG_BLOCK, &block, &prev);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "vprof: record: cannot fork: %s\n", strerror(errno));
-        for (size_t i = 0; i < NFORWARDED; i++)
-            sigaction(forwarded[i], &old[i], NULL);
-        sigprocmask(SIG_SETMASK, &prev, NULL);
-        return -1;
-    }
-    if (pid == 0) {
-        for (size_t i = 0; i < NFORWARDED; i++)
-            sigaction(forwarded[i], &old[i], NULL);
-        sigprocmask(SIG_SETMASK, &prev, NULL);
-        for (const char *p = env; p && *p;) {
-            const char *nl = strchr(p, '\n');
-            size_t n = nl ? (size_t)(nl - p) : strlen(p);
-            char *line = vp_strndup(p, n);
-            char *eq = strchr(line, '=');
-            if (eq) {
-                *eq = 0;
-                setenv(line, eq + 1, 1);
-            }
-            free(line);
-            p += n + (nl ? 1 : 0);
-        }
-        execvp(argv[0], argv);
-        int e = errno;
-        fprintf(stderr, "vprof: record: cannot run %s '%s': %s\n", what, argv[0], strerror(e));
-        _exit(e == ENOENT ? 127 : 126);
-    }
-    child_pid = pid;
-    sigprocmask(SIG_SETMASK, &prev, NULL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            status = -1;
-            break;
-        }
-    }
-    child_pid = 0;
-    for (size_t i = 0; i < NFORWARDED; i++)
-        sigaction(forwarded[i], &old[i], NULL);
-    return status;
-}
-
 /* The command's exit status as ours: its code, or, when a signal killed
  * it, death by the same signal (so a calling shell sees 128+N and an
  * interrupted loop stops), without a core file of our own. */
@@ -220,103 +135,23 @@ static int exit_like(int status)
     return 1;
 }
 
-/* ---- paths ---- */
-
-static int mkdir_p(const char *dir)
+/* The library's launch steps, saying what failed as record always did. */
+static int run_child(char *const *argv, const char *env, const char *what)
 {
-    vp_buf b = {0};
-    vp_buf_append(&b, dir, strlen(dir));
-    char *p = (char *)vp_buf_cstr(&b);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            vp_buf_free(&b);
-            return -1;
-        }
-        *s = '/';
-    }
-    int r = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-    vp_buf_free(&b);
-    return r;
+    vp_error err = {0};
+    int status = vp_launch_run(argv, env, what, &err);
+    if (err.status)
+        fprintf(stderr, "vprof: record: %s\n", err.msg);
+    return status;
 }
 
-/* The output directory, created, as an absolute path (children may run
- * elsewhere: torchrun workers, srun steps). NULL after a message. */
 static char *output_dir(const char *dir, int create)
 {
-    if (create && mkdir_p(dir) != 0) {
-        fprintf(stderr, "vprof: record: cannot create %s: %s\n", dir, strerror(errno));
-        return NULL;
-    }
-    char *abs = realpath(dir, NULL);
-    if (abs)
-        return abs;
-    if (create) {
-        fprintf(stderr, "vprof: record: cannot resolve %s: %s\n", dir, strerror(errno));
-        return NULL;
-    }
-    if (dir[0] == '/')
-        return vp_strdup(dir);
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return vp_strdup(dir);
-    vp_buf b = {0};
-    vp_buf_printf(&b, "%s/%s", cwd, dir);
-    return (char *)vp_buf_cstr(&b);
-}
-
-static int is_file(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* libvprof-cupti.so: VPROF_CUPTI_LIB, else beside the binary, in its
- * ../lib (and the multiarch and lib64 variants), the build directory, the
- * install's library directory. Malloc'ed, or NULL. */
-static char *find_shim(void)
-{
-    const char *env = getenv("VPROF_CUPTI_LIB");
-    if (env && *env)
-        return is_file(env) ? realpath(env, NULL) : NULL;
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    vp_argv cands = {0};
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = 0;
-        vp_argv_pushf(&cands, "%s/" SHIM_NAME, exe);
-        vp_argv_pushf(&cands, "%s/../lib/" SHIM_NAME, exe);
-        vp_argv_pushf(&cands, "%s/../lib64/" SHIM_NAME, exe);
-#if defined(__x86_64__)
-        vp_argv_pushf(&cands, "%s/../lib/x86_64-linux-gnu/" SHIM_NAME, exe);
-#elif defined(__aarch64__)
-        vp_argv_pushf(&cands, "%s/../lib/aarch64-linux-gnu/" SHIM_NAME, exe);
-#endif
-    }
-    if (*VPROF_BUILD_DIR)
-        vp_argv_push(&cands, VPROF_BUILD_DIR "/" SHIM_NAME);
-    if (*VPROF_INSTALL_LIBDIR)
-        vp_argv_push(&cands, VPROF_INSTALL_LIBDIR "/" SHIM_NAME);
-    char *found = NULL;
-    for (size_t i = 0; i < cands.n && !found; i++)
-        if (is_file(cands.v[i]))
-            found = realpath(cands.v[i], NULL);
-    vp_argv_free(&cands);
-    return found;
-}
-
-/* The variables for the command: NAME=VALUE lines. */
-static void build_env(const record *r, const char *shim, vp_buf *out)
-{
-    vp_buf_printf(out, "CUDA_INJECTION64_PATH=%s\n", shim);
-    if (r->cfg.kinds & VP_CAP_NVTX || r->cfg.range == VP_RANGE_NVTX)
-        vp_buf_printf(out, "NVTX_INJECTION64_PATH=%s\n", shim);
-    vp_cap_config_to_env(&r->cfg, out);
+    vp_error err = {0};
+    char *abs = vp_launch_output_dir(dir, create, &err);
+    if (!abs)
+        fprintf(stderr, "vprof: record: %s\n", err.msg);
+    return abs;
 }
 
 /* NAME=VALUE lines with each value quoted for a shell when it has to be. */
@@ -334,43 +169,6 @@ static void print_env_lines(const char *env, FILE *out)
         free(value);
         p += n + (nl ? 1 : 0);
     }
-}
-
-/* The traces this run wrote: vprof_rank*_*.pt.trace.json[.gz] in dir,
- * modified since the start. */
-static void find_traces(const char *dir, const struct timespec *since, vp_argv *out)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    vp_argv names = {0};
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        const char *nm = e->d_name;
-        size_t n = strlen(nm);
-        int json = n > 14 && strcmp(nm + n - 14, ".pt.trace.json") == 0;
-        int gz = n > 17 && strcmp(nm + n - 17, ".pt.trace.json.gz") == 0;
-        if (strncmp(nm, "vprof_rank", 10) != 0 || (!json && !gz))
-            continue;
-        vp_buf p = {0};
-        vp_buf_printf(&p, "%s/%s", dir, nm);
-        struct stat sb;
-        if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode) &&
-            (sb.st_mtim.tv_sec > since->tv_sec ||
-             (sb.st_mtim.tv_sec == since->tv_sec && sb.st_mtim.tv_nsec >= since->tv_nsec)))
-            vp_argv_push(&names, p.data);
-        vp_buf_free(&p);
-    }
-    closedir(d);
-    for (size_t i = 1; i < names.n; i++)  /* insertion sort: a handful of names */
-        for (size_t j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0; j--) {
-            char *t = names.v[j];
-            names.v[j] = names.v[j - 1];
-            names.v[j - 1] = t;
-        }
-    for (size_t i = 0; i < names.n; i++)
-        vp_argv_push(out, names.v[i]);
-    vp_argv_free(&names);
 }
 
 /* `vprof summary FILES` where it exists, `vprof kernels FILES` until then. */
@@ -396,7 +194,7 @@ static int summarize(char *const *files, size_t n)
 
 static int record_cupti(record *r, char **cmd, int ncmd)
 {
-    char *shim = find_shim();
+    char *shim = vp_launch_find_shim(VPROF_BUILD_DIR, VPROF_INSTALL_LIBDIR);
     if (!shim) {
         const char *env = getenv("VPROF_CUPTI_LIB");
         if (env && *env)
@@ -419,7 +217,7 @@ static int record_cupti(record *r, char **cmd, int ncmd)
     free(r->cfg.output_dir);
     r->cfg.output_dir = dir;
     vp_buf env = {0};
-    build_env(r, shim, &env);
+    vp_launch_shim_env(&r->cfg, shim, &env);
     free(shim);
     if (r->print_env || r->dry_run) {
         print_env_lines(env.data, stdout);
@@ -444,7 +242,7 @@ static int record_cupti(record *r, char **cmd, int ncmd)
     int status = run_child(cmd, env.data, "command");
     vp_buf_free(&env);
     vp_argv traces = {0};
-    find_traces(r->cfg.output_dir, &start, &traces);
+    vp_launch_find_traces(r->cfg.output_dir, &start, &traces);
     if (!vp_quiet) {
         if (traces.n == 0)
             fprintf(stderr, "vprof: record: no trace written to %s (the command made no CUDA call, or "
@@ -472,8 +270,13 @@ static void print_argv(FILE *out, const vp_argv *a)
 static int record_ascend(record *r, char **cmd, int ncmd)
 {
     vp_error err = {0};
-    if (vp_msprof_check(&r->ms, &err) != 0)
-        return vp_usage_error("record", "%s", err.msg);
+    int bad = vp_msprof_check(&r->ms, &err);
+    if (bad != 0) {
+        const char *opt = bad == VP_MSPROF_BAD_LEVEL       ? "--level"
+                          : bad == VP_MSPROF_BAD_TASK_TIME ? "--task-time"
+                                                           : "--aic-metrics";
+        return vp_usage_error("record", "%s: %s", opt, err.msg);
+    }
     int run = !r->dry_run;
     char *dir = output_dir(r->cfg.output_dir, run);
     if (!dir)

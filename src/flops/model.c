@@ -195,17 +195,18 @@ int vp_model_check(vp_model *m, vp_error *err)
 {
     static const struct {
         size_t off;
-        const char *key, *flag;
+        const char *key;
+        vp_hint how;
     } need[] = {
-        {offsetof(vp_model, hidden), "hidden_size", "--hidden"},
-        {offsetof(vp_model, layers), "num_hidden_layers", "--layers"},
-        {offsetof(vp_model, heads), "num_attention_heads", "--heads"},
-        {offsetof(vp_model, vocab), "vocab_size", "--vocab"},
+        {offsetof(vp_model, hidden), "hidden_size", VP_HINT_GIVE_HIDDEN},
+        {offsetof(vp_model, layers), "num_hidden_layers", VP_HINT_GIVE_LAYERS},
+        {offsetof(vp_model, heads), "num_attention_heads", VP_HINT_GIVE_HEADS},
+        {offsetof(vp_model, vocab), "vocab_size", VP_HINT_GIVE_VOCAB},
     };
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         if (*(const int64_t *)((const char *)m + need[i].off) == 0) {
-            vp_error_set(err, VP_EXIT_USAGE, "the model has no %s: give it in the config or with %s",
-                         need[i].key, need[i].flag);
+            vp_error_set(err, VP_EXIT_USAGE, "the model has no %s: give it in the config%s",
+                         need[i].key, vp_diag_hint(need[i].how));
             return -1;
         }
     }
@@ -223,8 +224,9 @@ int vp_model_check(vp_model *m, vp_error *err)
             if (m->hidden % m->heads) {
                 vp_error_set(err, VP_EXIT_USAGE,
                              "hidden_size %lld is not a multiple of num_attention_heads %lld: "
-                             "give head_dim in the config or with --head-dim",
-                             (long long)m->hidden, (long long)m->heads);
+                             "give head_dim in the config%s",
+                             (long long)m->hidden, (long long)m->heads,
+                             vp_diag_hint(VP_HINT_GIVE_HEAD_DIM));
                 return -1;
             }
             m->head_dim = m->hidden / m->heads;
@@ -239,8 +241,8 @@ int vp_model_check(vp_model *m, vp_error *err)
     if (m->experts) {
         if (!m->top_k) {
             vp_error_set(err, VP_EXIT_USAGE,
-                         "a MoE model needs num_experts_per_tok: give it in the config or "
-                         "with --top-k");
+                         "a MoE model needs num_experts_per_tok: give it in the config%s",
+                         vp_diag_hint(VP_HINT_GIVE_TOP_K));
             return -1;
         }
         if (m->top_k > m->experts) {
@@ -251,7 +253,7 @@ int vp_model_check(vp_model *m, vp_error *err)
         if (!m->moe_ffn) {
             vp_error_set(err, VP_EXIT_USAGE,
                          "a MoE model needs moe_intermediate_size (or intermediate_size): "
-                         "give it in the config or with --moe-ffn");
+                         "give it in the config%s", vp_diag_hint(VP_HINT_GIVE_MOE_FFN));
             return -1;
         }
         if (m->first_dense > m->layers) {
@@ -271,7 +273,8 @@ int vp_model_check(vp_model *m, vp_error *err)
     }
     if (m->layers > m->moe_layers && !m->ffn) {
         vp_error_set(err, VP_EXIT_USAGE,
-                     "the model has no intermediate_size: give it in the config or with --ffn");
+                     "the model has no intermediate_size: give it in the config%s",
+                     vp_diag_hint(VP_HINT_GIVE_FFN));
         return -1;
     }
     return 0;

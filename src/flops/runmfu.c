@@ -6,16 +6,16 @@
 int vp_run_add_mfu(vp_run *r, const vp_run_mfu_opts *o, vp_error *err)
 {
     if (o->tokens_per_step <= 0 || o->seq_len <= 0) {
-        vp_error_set(err, VP_EXIT_USAGE,
-                     "--model needs --tokens-per-step (tokens of one step, all ranks) and "
-                     "--seq-len (tokens per sequence)");
+        vp_error_set(err, VP_EXIT_USAGE, "%s",
+                     vp_diag_hint_or(VP_HINT_MFU_TOKENS, "MFU from a model needs the tokens of "
+                                                         "one step (all ranks) and per sequence"));
         return -1;
     }
     const vp_metric *step = vp_run_find(r, "step.median");
     if (!step || step->value <= 0) {
         vp_error_set(err, VP_EXIT_USAGE,
-                     "MFU needs the step time, and the trace has no ProfilerStep#N annotations "
-                     "(use vprof mfu --step-time instead)");
+                     "MFU needs the step time, and the trace has no ProfilerStep#N annotations%s",
+                     vp_diag_hint(VP_HINT_MFU_STEP_TIME));
         return -1;
     }
     double peak = o->peak_tflops;
@@ -23,8 +23,9 @@ int vp_run_add_mfu(vp_run *r, const vp_run_mfu_opts *o, vp_error *err)
         const vp_peak *p = vp_peak_lookup(vp_run_device(r));
         if (!p || p->tflops[VP_DTYPE_BF16] <= 0) {
             vp_error_set(err, VP_EXIT_USAGE,
-                         "no dense BF16 peak known for the accelerator '%s': give --peak-tflops",
-                         vp_run_device(r)[0] ? vp_run_device(r) : "(no deviceProperties)");
+                         "no dense BF16 peak known for the accelerator '%s'%s",
+                         vp_run_device(r)[0] ? vp_run_device(r) : "(no deviceProperties)",
+                         vp_diag_hint(VP_HINT_MFU_PEAK));
             return -1;
         }
         peak = p->tflops[VP_DTYPE_BF16];

@@ -255,18 +255,6 @@ static int cell_double(const cell *c, double *out)
 
 /* "-0.0" (from -0.0 itself or a small negative rounded away) reads as a
  * sign error to anyone diffing outputs: print it unsigned. */
-static void drop_negative_zero(char *s)
-{
-    if (s[0] == '-' && s[strspn(s + 1, "0.") + 1] == '\0')
-        memmove(s, s + 1, strlen(s));
-}
-
-static void fmt_fixed(char *buf, size_t n, int decimals, double v)
-{
-    snprintf(buf, n, "%.*f", decimals, v);
-    drop_negative_zero(buf);
-}
-
 /* The shortest "%.Ng" that reads back as the same double. */
 static void fmt_shortest(char *buf, size_t n, double v)
 {
@@ -298,47 +286,6 @@ static void fmt_thousands(char *buf, int64_t v)
         buf[o++] = digits[i];
     }
     buf[o] = '\0';
-}
-
-/* Three significant digits in the largest unit that keeps the value at
- * least 1: each step up divides by base, and a value that would round up
- * to base (999.5 ns) moves to the next unit, so "1000 ns" never appears.
- * The first unit counts whole things (ns, bytes) and has no decimals. */
-static void fmt_scaled(char *buf, size_t n, double v, double base,
-                       const char *const *units, size_t nunits)
-{
-    char num[NUM_BUF];
-    size_t u = 0;
-    int decimals;
-
-    if (!isfinite(v)) {
-        snprintf(buf, n, "-");
-        return;
-    }
-    while (u + 1 < nunits && fabs(v) >= base - 0.5) {
-        v /= base;
-        u++;
-    }
-    if (u == 0 || fabs(v) >= 99.95)
-        decimals = 0;
-    else
-        decimals = fabs(v) < 9.995 ? 2 : 1;
-    fmt_fixed(num, sizeof(num), decimals, v);
-    snprintf(buf, n, "%s %s", num, units[u]);
-}
-
-void vp_human_ns(char *buf, size_t n, double ns)
-{
-    static const char *const units[] = {"ns", "us", "ms", "s"};
-
-    fmt_scaled(buf, n, ns, 1000, units, 4);
-}
-
-void vp_human_bytes(char *buf, size_t n, double bytes)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-
-    fmt_scaled(buf, n, bytes, 1024, units, 5);
 }
 
 /* A number in a text column: there is no type to go by. */
@@ -373,7 +320,7 @@ static const char *raw_value(const column *col, const cell *c, char *buf, size_t
     }
     if (!cell_double(c, &d))
         return NULL;
-    fmt_fixed(buf, n, col->decimals, d);
+    vp_fmt_fixed(buf, n, col->decimals, d);
     return buf;
 }
 
@@ -413,7 +360,7 @@ static const char *human_value(const column *col, const cell *c, char *buf, size
         break;
     case VP_COL_PERCENT:
         if (cell_double(c, &d)) {
-            fmt_fixed(buf, n - 1, 1, d);
+            vp_fmt_fixed(buf, n - 1, 1, d);
             strcat(buf, "%");
             s = buf;
         }
@@ -423,10 +370,10 @@ static const char *human_value(const column *col, const cell *c, char *buf, size
             /* Three significant digits, but never an exponent for the
              * thousands a peak TFLOP/s or a bandwidth reaches. */
             if (d >= 1000 || d <= -1000)
-                fmt_fixed(buf, n, 0, d);
+                vp_fmt_fixed(buf, n, 0, d);
             else
                 snprintf(buf, n, "%.3g", d);
-            drop_negative_zero(buf);
+            vp_drop_negative_zero(buf);
             s = buf;
         }
         break;

@@ -537,14 +537,15 @@ static int at_end_of_input(vp_trace *t, vp_error *err)
         what = "the input ends before the end of the trace (no closing '}')";
     uint64_t at = clean ? off : off_of(t, rest);
     if (t->opts.partial) {
-        vp_warn("%s: byte %llu: %s; --partial: using the %llu events before it", t->path,
-                (unsigned long long)at, what, (unsigned long long)t->stats.events);
+        vp_warn("%s: byte %llu: %s; %susing the %llu events before it", t->path,
+                (unsigned long long)at, what, vp_diag_hint(VP_HINT_PARTIAL_USED),
+                (unsigned long long)t->stats.events);
         t->stats.truncated = 1;
         return 0;
     }
     snprintf(msg, sizeof msg,
-             "%s (a truncated file? events read: %llu; --partial uses them)", what,
-             (unsigned long long)t->stats.events);
+             "%s (a truncated file? events read: %llu%s)", what,
+             (unsigned long long)t->stats.events, vp_diag_hint(VP_HINT_PARTIAL_RETRY));
     return input_error(t, err, at, msg);
 }
 

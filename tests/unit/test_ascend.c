@@ -10,7 +10,12 @@
 
 #include <cmocka.h>
 
-#include "vprof/ascend.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_groups.h"
+#include "vprof/ascend_hccl.h"
+#include "vprof/ascend_partial.h"
+#include "vprof/ascend_stage_rows.h"
+#include "vprof/ascend_stt.h"
 #include "vprof/classify.h"
 #include "vprof/collective.h"
 #include "vprof/csv.h"
@@ -261,6 +266,106 @@ static void test_scan_data(void **state)
     vp_asc_run_free(&run);
 }
 
+static vp_stt_row *rank_row(vp_stt *s, long step, long rank, int64_t computing, int64_t free_ns)
+{
+    vp_stt_row *r = vp_stt_add(s);
+    r->step = step;
+    r->rank = rank;
+    r->v[VP_STT_COMPUTING] = computing;
+    r->v[VP_STT_FREE] = free_ns;
+    r->have = 1u << VP_STT_COMPUTING | 1u << VP_STT_FREE;
+    return r;
+}
+
+/* Stage rows over all ranks when there are no groups; rows ordered by
+ * step, ranks before stages. */
+static void test_stage_rows_added(void **state)
+{
+    (void)state;
+    vp_stt s = {0};
+    rank_row(&s, 2, 1, 20, 3);
+    rank_row(&s, 1, 1, 20, 3);
+    rank_row(&s, 1, 0, 10, 5);
+    vp_stt_stage_result st;
+    vp_stt_stage_rows(&s, 1, &st);
+    assert_int_equal(st.added, VP_STT_STAGES_ALL_RANKS);
+    assert_int_equal(st.checked, 0);
+    assert_int_equal(st.ndiffer, 0);
+    assert_int_equal(s.n, 5);
+    long want_step[] = {1, 1, 1, 2, 2}, want_rank[] = {0, 1, -1, 1, -1};
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(s.rows[i].step, want_step[i]);
+        assert_int_equal(s.rows[i].rank, want_rank[i]);
+    }
+    assert_true(s.rows[2].is_stage);
+    assert_string_equal(s.rows[2].index, "(1, 0)");
+    assert_int_equal(s.rows[2].v[VP_STT_COMPUTING], 20);
+    assert_int_equal(s.rows[2].v[VP_STT_FREE], 5);
+    assert_int_equal(s.rows[4].v[VP_STT_COMPUTING], 20);
+    assert_int_equal(s.rows[4].v[VP_STT_FREE], 3);
+    vp_stt_stage_result_free(&st);
+    vp_stt_free(&s);
+}
+
+/* A cluster file's stage row is checked against its ranks, not added. */
+static void test_stage_rows_checked(void **state)
+{
+    (void)state;
+    vp_stt s = {0};
+    rank_row(&s, 1, 0, 10, 5);
+    rank_row(&s, 1, 1, 20, 3);
+    vp_stt_row *g = rank_row(&s, 1, -1, 15, 5);
+    g->is_stage = 1;
+    g->index = strdup("(0, 1)");
+    vp_stt_stage_result st;
+    vp_stt_stage_rows(&s, 1, &st);
+    assert_int_equal(st.added, VP_STT_STAGES_NONE);
+    assert_int_equal(st.checked, 1);
+    assert_int_equal(st.ndiffer, 1);
+    assert_int_equal(st.differ[0].step, 1);
+    assert_string_equal(st.differ[0].index, "(0, 1)");
+    assert_int_equal(st.differ[0].column, VP_STT_COMPUTING);
+    assert_int_equal(st.differ[0].value, 15);
+    assert_int_equal(st.differ[0].max, 20);
+    assert_int_equal(s.n, 3);
+    vp_stt_stage_result_free(&st);
+    vp_stt_free(&s);
+}
+
+/* Rows, groups and the source survive a partial result. */
+static void test_stt_partial(void **state)
+{
+    (void)state;
+    vp_stt s = {0};
+    rank_row(&s, 3, 7, 11, 13)->device = 4;
+    long ranks[] = {7, 8};
+    vp_asc_add_group(&s, "h1", "pp", ranks, 2);
+    s.groups_from = VP_ASC_GROUPS_METADATA;
+    vp_buf b = {0};
+    vp_stt_save(&s, vp_stt_trace_source(1), &b);
+    vp_stt back = {0};
+    const char *source = NULL;
+    vp_rd r;
+    vp_rd_init(&r, b.data, b.len);
+    assert_int_equal(vp_stt_merge(&back, &source, &r), 0);
+    assert_true(vp_rd_done(&r));
+    assert_ptr_equal(source, vp_stt_trace_source(1));
+    assert_int_equal(back.n, 1);
+    assert_int_equal(back.rows[0].step, 3);
+    assert_int_equal(back.rows[0].rank, 7);
+    assert_int_equal(back.rows[0].device, 4);
+    assert_int_equal(back.rows[0].v[VP_STT_COMPUTING], 11);
+    assert_int_equal(back.rows[0].v[VP_STT_FREE], 13);
+    assert_int_equal(back.rows[0].have, s.rows[0].have);
+    assert_int_equal(back.ngroups, 1);
+    assert_string_equal(back.groups[0].name, "pp");
+    assert_int_equal(back.groups[0].ranks[1], 8);
+    assert_int_equal(back.groups_from, VP_ASC_GROUPS_METADATA);
+    vp_buf_free(&b);
+    vp_stt_free(&back);
+    vp_stt_free(&s);
+}
+
 int main(void)
 {
     if (!mkdtemp(test_tmp_template(tmpdir, sizeof tmpdir, "vprof-test-ascend")))
@@ -270,6 +375,8 @@ int main(void)
         cmocka_unit_test(test_csv_open_quote), cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_stage),        cmocka_unit_test(test_pipeline_stages),
         cmocka_unit_test(test_large_packets),
+        cmocka_unit_test(test_stage_rows_added), cmocka_unit_test(test_stage_rows_checked),
+        cmocka_unit_test(test_stt_partial),
         cmocka_unit_test(test_classes),      cmocka_unit_test(test_scan_data),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

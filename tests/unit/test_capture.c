@@ -514,13 +514,19 @@ static void test_msprof_check(void **state)
     o.aic_metrics = "0x49,0x4a";
     assert_int_equal(vp_msprof_check(&o, &err), 0);
     o.aic_metrics = "Pipe";
-    assert_int_equal(vp_msprof_check(&o, &err), -1);
-    assert_non_null(strstr(err.msg, "--aic-metrics: 'Pipe' is not one of"));
+    assert_int_equal(vp_msprof_check(&o, &err), VP_MSPROF_BAD_AIC_METRICS);
+    assert_non_null(strstr(err.msg, "'Pipe' is not one of"));
+    assert_null(strstr(err.msg, "--"));
     o.aic_metrics = NULL;
     o.task_time = "l2";
     vp_error e2 = {0};
-    assert_int_equal(vp_msprof_check(&o, &e2), -1);
-    assert_string_equal(e2.msg, "--task-time: 'l2' is not on, off, l0 or l1");
+    assert_int_equal(vp_msprof_check(&o, &e2), VP_MSPROF_BAD_TASK_TIME);
+    assert_string_equal(e2.msg, "'l2' is not on, off, l0 or l1");
+    o.task_time = NULL;
+    o.level = 3;
+    vp_error e3 = {0};
+    assert_int_equal(vp_msprof_check(&o, &e3), VP_MSPROF_BAD_LEVEL);
+    assert_string_equal(e3.msg, "3 is not 0, 1 or 2");
 }
 
 static void test_shell_quote(void **state)

@@ -22,10 +22,30 @@
 
 static char tmpdir[256];
 
+/* The diagnostics the reader emitted, and hints as a front end spells
+ * them: the reader's messages keep a place for them. */
+static char warned[1024];
+static int nwarned;
+
+static void keep_warning(void *ctx, vp_diag_kind kind, const char *msg)
+{
+    (void)ctx;
+    assert_int_equal(kind, VP_DIAG_WARNING);
+    snprintf(warned, sizeof warned, "%s", msg);
+    nwarned++;
+}
+
+static const char *cli_hint(void *ctx, vp_hint code)
+{
+    (void)ctx;
+    return code == VP_HINT_PARTIAL_RETRY ? "; --partial uses them"
+           : code == VP_HINT_PARTIAL_USED ? "--partial: " : NULL;
+}
+
 static int setup(void **state)
 {
     (void)state;
-    vp_quiet = 1;   /* --partial warnings */
+    vp_diag_install(&(vp_diag_handler){.emit = keep_warning, .hint = cli_hint});
     return mkdtemp(test_tmp_template(tmpdir, sizeof tmpdir, "vprof-test-reader")) ? 0 : -1;
 }
 
@@ -388,6 +408,46 @@ static void test_truncated(void **state)
     assert_int_equal(r.rc, 0);
     assert_int_equal(r.stats.truncated, 0);
     result_free(&r);
+}
+
+/* The library prints nothing and names no option: the warning goes to the
+ * installed handler, with the front end's hint where it has one. */
+static void test_diagnostics(void **state)
+{
+    result r;
+    char want[1024];
+    (void)state;
+    nwarned = 0;
+    read_text("partial.json", "[{\"ph\": \"X\"}, {\"ph\": \"X\", \"na", 1, &r);
+    result_free(&r);
+    assert_int_equal(nwarned, 1);
+    snprintf(want, sizeof want,
+             "%s: byte 14: the input ends at byte 29, inside the event that starts here; "
+             "--partial: using the 1 events before it", path_of("partial.json"));
+    assert_string_equal(warned, want);
+
+    /* Without a front end's hints the messages read without them. */
+    vp_diag_install(&(vp_diag_handler){.emit = keep_warning});
+    read_text("partial.json", "[{\"ph\": \"X\"}, {\"ph\": \"X\", \"na", 1, &r);
+    result_free(&r);
+    assert_int_equal(nwarned, 2);
+    snprintf(want, sizeof want,
+             "%s: byte 14: the input ends at byte 29, inside the event that starts here; "
+             "using the 1 events before it", path_of("partial.json"));
+    assert_string_equal(warned, want);
+    read_text("err.json", "[{\"ph\": \"X\"}, {\"ph\": \"X\", \"na", 0, &r);
+    snprintf(want, sizeof want,
+             "%s: byte 14 (line 1, column 15): the input ends at byte 29, inside the event "
+             "that starts here (a truncated file? events read: 1)", path_of("err.json"));
+    assert_string_equal(r.err.msg, want);
+    result_free(&r);
+
+    /* No handler: the diagnostic is dropped, nothing printed. */
+    vp_diag_install(NULL);
+    read_text("partial.json", "[{\"ph\": \"X\"}, {\"ph\": \"X\", \"na", 1, &r);
+    result_free(&r);
+    assert_int_equal(nwarned, 2);
+    vp_diag_install(&(vp_diag_handler){.emit = keep_warning, .hint = cli_hint});
 }
 
 static void test_error_messages(void **state)
@@ -885,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_meta_early),
         cmocka_unit_test(test_array_repairs),
         cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_diagnostics),
         cmocka_unit_test(test_error_messages),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_fields),

@@ -1,12 +1,13 @@
 /* `vprof memory --plot` for snapshots: each device's replayed active and
  * reserved bytes as a vprof/plot.h chart, over time_us where every event
- * has it, else over the event index. */
+ * has it, else over the event index.  A view: src/memsnap/ replays, this
+ * draws. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "vprof/memsnap.h"
 #include "vprof/plot.h"
-#include "vprof/table.h"
+#include "vprof/units.h"
 #include "vprof/util.h"
 
 int vp_ms_plot_svg(FILE *out, const vp_memsnap *s, const char *title)

@@ -1,0 +1,43 @@
+/* Running the command `vprof record` profiles, free of CUDA: where the
+ * CUPTI shim and the output directory are, the variables that inject the
+ * shim, the command itself with signals forwarded, and the traces it
+ * wrote.  Nothing here prints; failures come back in a vp_error. */
+#ifndef VPROF_LAUNCH_H
+#define VPROF_LAUNCH_H
+
+#include <time.h>
+
+#include "vprof/capture.h"
+#include "vprof/error.h"
+#include "vprof/msprof.h"
+#include "vprof/util.h"
+
+/* Runs argv (searched on PATH) with the NAME=VALUE lines of env (may be
+ * NULL) added to its environment, forwarding SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1 and SIGUSR2 to it, except those the terminal sent (the
+ * command is in our process group and got them already).  Returns its
+ * wait status; -1 when it could not be forked.  err is set when it could
+ * not be forked, or run ("cannot run <what> 'argv[0]': ...", and the
+ * status is then an exit of 127 when not found, else 126). */
+int vp_launch_run(char *const *argv, const char *env, const char *what, vp_error *err);
+
+/* The output directory as an absolute path, created (with its parents)
+ * when create is set: children may run elsewhere (torchrun workers, srun
+ * steps).  Malloc'ed; NULL with err when it cannot be created. */
+char *vp_launch_output_dir(const char *dir, int create, vp_error *err);
+
+/* libvprof-cupti.so: VPROF_CUPTI_LIB (NULL when that is no file), else
+ * beside the running binary, in its ../lib (and the multiarch and lib64
+ * variants), in build_dir, in install_libdir (either may be NULL or "").
+ * Malloc'ed, or NULL. */
+char *vp_launch_find_shim(const char *build_dir, const char *install_libdir);
+
+/* The NAME=VALUE lines that inject shim into a CUDA process recording
+ * what c says. */
+void vp_launch_shim_env(const vp_cap_config *c, const char *shim, vp_buf *out);
+
+/* The traces a run wrote: vprof_rank*_*.pt.trace.json[.gz] in dir,
+ * modified since `since`, sorted by name, appended to out. */
+void vp_launch_find_traces(const char *dir, const struct timespec *since, vp_argv *out);
+
+#endif

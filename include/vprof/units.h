@@ -1,0 +1,30 @@
+/* What a number measures and how it reads, for whoever shows it: a table
+ * column's type (vprof/table.h) and a run metric's unit
+ * (vprof/runstats.h) are the same, so the analyses can say it without
+ * knowing about tables. */
+#ifndef VPROF_UNITS_H
+#define VPROF_UNITS_H
+
+#include <stddef.h>
+
+typedef enum vp_col_type {
+    VP_COL_TEXT,     /* string */
+    VP_COL_INT,      /* int64 count or id */
+    VP_COL_NS,       /* int64 nanoseconds; header gains " (ns)" in raw formats */
+    VP_COL_NS_F,     /* double nanoseconds (averages, medians, deviations) */
+    VP_COL_BYTES,    /* int64 bytes; header gains " (B)" in raw formats */
+    VP_COL_PERCENT,  /* double, 0..100; header gains " (%)" in raw formats */
+    VP_COL_RATIO,    /* double, plain number */
+} vp_col_type;
+
+/* Human renderings used by the table formatter, exposed for tests and for
+ * messages: "1.23 ms", "4.50 GiB". buf must hold at least 32 bytes. */
+void vp_human_ns(char *buf, size_t n, double ns);
+void vp_human_bytes(char *buf, size_t n, double bytes);
+
+/* "%.*f" of v, never "-0" or "-0.00". */
+void vp_fmt_fixed(char *buf, size_t n, int decimals, double v);
+/* Drops the sign of a printed number that reads as zero ("-0.0"). */
+void vp_drop_negative_zero(char *s);
+
+#endif

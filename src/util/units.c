@@ -1,0 +1,60 @@
+/* Numbers as people read them: the table formatter's human units, which
+ * the analyses' messages (findings, gates) use too. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vprof/units.h"
+
+void vp_drop_negative_zero(char *s)
+{
+    if (s[0] == '-' && s[strspn(s + 1, "0.") + 1] == '\0')
+        memmove(s, s + 1, strlen(s));
+}
+
+void vp_fmt_fixed(char *buf, size_t n, int decimals, double v)
+{
+    snprintf(buf, n, "%.*f", decimals, v);
+    vp_drop_negative_zero(buf);
+}
+
+/* Three significant digits in the largest unit that keeps the value at
+ * least 1: each step up divides by base, and a value that would round up
+ * to base (999.5 ns) moves to the next unit, so "1000 ns" never appears.
+ * The first unit counts whole things (ns, bytes) and has no decimals. */
+static void fmt_scaled(char *buf, size_t n, double v, double base,
+                       const char *const *units, size_t nunits)
+{
+    char num[400];   /* %f of the largest double */
+    size_t u = 0;
+    int decimals;
+
+    if (!isfinite(v)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    while (u + 1 < nunits && fabs(v) >= base - 0.5) {
+        v /= base;
+        u++;
+    }
+    if (u == 0 || fabs(v) >= 99.95)
+        decimals = 0;
+    else
+        decimals = fabs(v) < 9.995 ? 2 : 1;
+    vp_fmt_fixed(num, sizeof(num), decimals, v);
+    snprintf(buf, n, "%s %s", num, units[u]);
+}
+
+void vp_human_ns(char *buf, size_t n, double ns)
+{
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+
+    fmt_scaled(buf, n, ns, 1000, units, 4);
+}
+
+void vp_human_bytes(char *buf, size_t n, double bytes)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+
+    fmt_scaled(buf, n, bytes, 1024, units, 5);
+}
