@@ -216,6 +216,23 @@ void vp_ms_sites_free(vp_ms_sites *sites);
 /* The longest site text vp_ms_site writes, with its NUL. */
 #define VP_MS_SITE_MAX 8192
 
+/* ---- inputs ---- */
+
+/* What `vprof memory` is given, told from its first bytes: a snapshot is
+ * a pickle (first byte PROTO, 0x80), "[[" starts an
+ * export_memory_timeline output, anything else is taken for a Chrome
+ * trace.  The whole (decompressed) input is appended to whole when it has
+ * to be held: a timeline, a gzip snapshot, any snapshot with hold; else
+ * only the first chunk is read.  *gz: the input is gzip.  0, or -1 with
+ * err set. */
+typedef enum { VP_MEM_SNAPSHOT, VP_MEM_TRACE, VP_MEM_TIMELINE } vp_mem_input;
+int vp_mem_sniff(const char *path, int hold, vp_mem_input *kind, vp_buf *whole, int *gz,
+                 vp_error *err);
+
+/* Standard input copied into a new temporary file, whose path is
+ * returned (malloc'ed; the caller unlinks it); NULL with err set. */
+char *vp_mem_spool_stdin(vp_error *err);
+
 /* ---- picture ---- */
 
 /* Writes a self-contained SVG chart of active (solid) and reserved

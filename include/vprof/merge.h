@@ -109,4 +109,15 @@ int vp_merge_run(const vp_merge_input *in, size_t n, const vp_merge_opts *o,
 
 void vp_merge_result_free(vp_merge_result *res);
 
+/* The option syntaxes, the same for every front end; each returns 0, or
+ * -1 when the text is malformed.  none|base|start|collective[:N]: */
+int vp_merge_parse_align(const char *spec, vp_merge_align *align, long *coll_n);
+/* A list like 0-3,8, appended to *ranks (malloc'ed): */
+int vp_merge_parse_ranks(const char *spec, long (**ranks)[2], size_t *nranks);
+/* T0:T1 in microseconds, either left out, T0 <= T1, into o->w0, o->w1: */
+int vp_merge_parse_window(const char *spec, vp_merge_opts *o);
+/* FILE@RANK: 0 with *path (malloc'ed) and *rank; -1 with *path the whole
+ * argument when it has no rank (or names an existing file). */
+int vp_merge_parse_input(const char *arg, char **path, long *rank);
+
 #endif

@@ -3,7 +3,6 @@
  * read by the library (vprof/memsnap.h, memevents.h, memtimeline.h,
  * memascend.h), shown by the memory views (vprof/memview.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,6 @@
 #include "cmd/scale.h"
 #include "vprof/error.h"
 #include "vprof/memview.h"
-#include "vprof/source.h"
 #include "vprof/trace.h"
 #include "vprof/util.h"
 
@@ -102,6 +100,14 @@ static int parse_count(const char *arg, long min, long max, long *out)
     *out = v;
     return 0;
 }
+
+/* The options that only a snapshot's stacks can answer. */
+static int wants_stacks(const mem_opts *o)
+{
+    return o->v.by_site || o->v.stack_depth != 1 || o->v.all_frames || o->v.leaks;
+}
+
+#define NEEDS_SNAPSHOT "--by site, --stack, --all-frames and --leaks need a snapshot"
 
 enum { PLOT_SNAPSHOT, PLOT_TRACE, PLOT_ASCEND, PLOT_TIMELINE };
 
@@ -245,83 +251,6 @@ static int report_snapshot(const mem_opts *o, const char *file, const vp_buf *da
     return rc;
 }
 
-/* ---- input ---- */
-
-enum input_kind { IN_PICKLE, IN_TRACE, IN_TIMELINE };
-
-/* Reads the input whole when it has to be held (a gzip pickle, a memory
- * timeline), else only its first chunk to tell what it is.  A snapshot is a
- * pickle (first byte PROTO, 0x80); "[[" starts an export_memory_timeline
- * output; anything else is taken for a Chrome trace. */
-static int sniff(const char *path, int hold, enum input_kind *kind, vp_buf *whole, int *gz,
-                 vp_error *err)
-{
-    vp_source *src = vp_source_open(path, err);
-    if (!src)
-        return -1;
-    vp_chunk ch;
-    int r = vp_source_next(src, &ch, err);
-    *gz = vp_source_is_gzip(src);
-    if (r < 0) {
-        vp_source_close(src);
-        return -1;
-    }
-    if (r == 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: empty input: expected a memory snapshot (a pickle) or a trace",
-                     vp_source_name(src));
-        vp_source_close(src);
-        return -1;
-    }
-    if ((unsigned char)ch.data[0] == 0x80)
-        *kind = IN_PICKLE;
-    else if (vp_memtimeline_detect(ch.data, ch.len))
-        *kind = IN_TIMELINE;
-    else
-        *kind = IN_TRACE;
-    if ((*kind == IN_PICKLE && (*gz || hold)) || *kind == IN_TIMELINE) {
-        do
-            vp_buf_append(whole, ch.data, ch.len);
-        while ((r = vp_source_next(src, &ch, err)) == 1);
-    }
-    vp_source_close(src);
-    return r < 0 ? -1 : 0;
-}
-
-/* Standard input is copied to a temporary file first: a snapshot is read
- * whole anyway, and a trace is read twice. */
-static char *spool_stdin(vp_error *err)
-{
-    const char *dir = getenv("TMPDIR");
-    char *tmp = vp_malloc(4096);
-    snprintf(tmp, 4096, "%s/vprof-memory-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "cannot create a temporary file in %s: %s",
-                     dir && *dir ? dir : "/tmp", strerror(errno));
-        free(tmp);
-        return NULL;
-    }
-    char buf[1 << 16];
-    ssize_t n;
-    while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
-        if (n > 0 && write(fd, buf, (size_t)n) != n) {
-            vp_error_set(err, VP_EXIT_INPUT, "cannot write the temporary file %s: %s", tmp,
-                         strerror(errno));
-            n = -1;
-            break;
-        }
-    }
-    if (n < 0 && !err->status)
-        vp_error_set(err, VP_EXIT_INPUT, "standard input: cannot read: %s", strerror(errno));
-    close(fd);
-    if (n < 0) {
-        unlink(tmp);
-        free(tmp);
-        return NULL;
-    }
-    return tmp;
-}
-
 /* ---- several traces: partial results (cmd/scale.h, docs/partials.md) ---- */
 
 typedef struct mem_parts {
@@ -333,19 +262,19 @@ static int mem_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
 {
     const mem_parts *c = ctx;
     vp_error err = {0};
-    enum input_kind kind;
+    vp_mem_input kind;
     vp_buf whole = {0};
     int gz;
     (void)i;
-    if (sniff(input, 0, &kind, &whole, &gz, &err) != 0) {
+    if (vp_mem_sniff(input, 0, &kind, &whole, &gz, &err) != 0) {
         vp_error_print(&err);
         return VP_EXIT_INPUT;
     }
     vp_buf_free(&whole);
-    if (kind != IN_TRACE)
+    if (kind != VP_MEM_TRACE)
         return vp_usage_error("memory", "%s is a %s: only traces are read several at a time "
                                         "(a snapshot or a memory timeline is read alone)",
-                              input, kind == IN_PICKLE ? "snapshot" : "memory timeline");
+                              input, kind == VP_MEM_SNAPSHOT ? "snapshot" : "memory timeline");
     vp_memevents *m = trace_peaks(c->o, input, input);
     if (!m)
         return VP_EXIT_INPUT;
@@ -461,9 +390,8 @@ int cmd_memory(int argc, char **argv)
         if (o.v.timeline || o.plot)
             return vp_usage_error("memory", "--timeline and --plot read one trace, not several "
                                             "(nor with --save-part or --mpi)");
-        if (o.v.by_site || o.v.stack_depth != 1 || o.v.all_frames || o.v.leaks)
-            return vp_usage_error("memory", "--by site, --stack, --all-frames and --leaks need a "
-                                            "snapshot, which is read alone");
+        if (wants_stacks(&o))
+            return vp_usage_error("memory", "%s, which is read alone", NEEDS_SNAPSHOT);
         return report_traces(&o, argv + optind, (size_t)(argc - optind));
     }
     const char *path = argv[optind];
@@ -473,35 +401,33 @@ int cmd_memory(int argc, char **argv)
     asc_arg aa = asc_arg_of(path);
     if (aa.is_dir || aa.kind == VP_ASC_MEMORY_RECORD || aa.kind == VP_ASC_OPERATOR_MEMORY ||
         aa.kind == VP_ASC_MODULE_MEM) {
-        if (o.v.by_site || o.v.stack_depth != 1 || o.v.all_frames || o.v.leaks)
-            return vp_usage_error("memory", "--by site, --stack, --all-frames and --leaks need a "
-                                            "snapshot: %s is an Ascend profile, which has no stacks",
-                                  path);
+        if (wants_stacks(&o))
+            return vp_usage_error("memory", "%s: %s is an Ascend profile, which has no stacks",
+                                  NEEDS_SNAPSHOT, path);
         return report_ascend(&o, path, aa.is_dir, aa.kind);
     }
     if (strcmp(path, "-") == 0) {
-        if (!(spooled = spool_stdin(&err))) {
+        if (!(spooled = vp_mem_spool_stdin(&err))) {
             vp_error_print(&err);
             return VP_EXIT_INPUT;
         }
     }
-    enum input_kind kind;
+    const char *name = spooled ? "standard input" : path;
+    vp_mem_input kind;
     vp_buf whole = {0};
     int gz = 0, rc;
-    if (sniff(spooled ? spooled : path, spooled != NULL, &kind, &whole, &gz, &err) != 0) {
+    if (vp_mem_sniff(spooled ? spooled : path, spooled != NULL, &kind, &whole, &gz, &err) != 0) {
         vp_error_print(&err);
         rc = VP_EXIT_INPUT;
-    } else if (kind != IN_PICKLE && (o.v.by_site || o.v.stack_depth != 1 || o.v.all_frames || o.v.leaks)) {
-        rc = vp_usage_error("memory", "--by site, --stack, --all-frames and --leaks need a "
-                                      "snapshot: %s is a %s, which has no stacks",
-                            path, kind == IN_TRACE ? "trace" : "memory timeline");
-    } else if (kind == IN_TRACE) {
-        rc = report_trace(&o, spooled ? spooled : path, spooled ? "standard input" : path);
-    } else if (kind == IN_TIMELINE) {
-        rc = report_timeline(&o, whole.data, whole.len, spooled ? "standard input" : path);
+    } else if (kind != VP_MEM_SNAPSHOT && wants_stacks(&o)) {
+        rc = vp_usage_error("memory", "%s: %s is a %s, which has no stacks", NEEDS_SNAPSHOT, path,
+                            kind == VP_MEM_TRACE ? "trace" : "memory timeline");
+    } else if (kind == VP_MEM_TRACE) {
+        rc = report_trace(&o, spooled ? spooled : path, name);
+    } else if (kind == VP_MEM_TIMELINE) {
+        rc = report_timeline(&o, whole.data, whole.len, name);
     } else {
-        rc = report_snapshot(&o, path, gz || spooled ? &whole : NULL,
-                             spooled ? "standard input" : path);
+        rc = report_snapshot(&o, path, gz || spooled ? &whole : NULL, name);
     }
     vp_buf_free(&whole);
     if (spooled) {

@@ -5,12 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/cli.h"
 #include "cmd/scale.h"
 #include "vprof/ascend.h"
-#include "vprof/json.h"
 #include "vprof/merge.h"
 #include "vprof/trace_writer.h"
 #include "vprof/util.h"
@@ -100,82 +98,6 @@ static int parse_list(const char *arg, char ***out, size_t *n)
     return *n ? 0 : -1;
 }
 
-static int parse_long_full(const char *s, const char *end, long *out)
-{
-    if (s == end)
-        return -1;
-    long v = 0;
-    for (const char *p = s; p < end; p++) {
-        if (*p < '0' || *p > '9' || v > 100000000)
-            return -1;
-        v = v * 10 + (*p - '0');
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_ranks(cli *c, const char *arg)
-{
-    const char *p = arg;
-    while (*p) {
-        const char *e = strchr(p, ',');
-        if (!e)
-            e = p + strlen(p);
-        const char *dash = memchr(p, '-', (size_t)(e - p));
-        long a, b;
-        if (dash ? parse_long_full(p, dash, &a) || parse_long_full(dash + 1, e, &b) || b < a
-                 : parse_long_full(p, e, &a))
-            return -1;
-        if (!dash)
-            b = a;
-        c->ranks = vp_realloc(c->ranks, (c->nranks + 1) * sizeof *c->ranks);
-        c->ranks[c->nranks][0] = a;
-        c->ranks[c->nranks][1] = b;
-        c->nranks++;
-        p = *e ? e + 1 : e;
-    }
-    return c->nranks ? 0 : -1;
-}
-
-static int parse_window(vp_merge_opts *o, const char *arg)
-{
-    const char *colon = strchr(arg, ':');
-    if (!colon)
-        return -1;
-    if (colon > arg) {
-        if (vp_json_us_to_ns((vp_span){arg, (size_t)(colon - arg)}, &o->w0) != 0)
-            return -1;
-        o->has_w0 = 1;
-    }
-    if (colon[1]) {
-        if (vp_json_us_to_ns((vp_span){colon + 1, strlen(colon + 1)}, &o->w1) != 0)
-            return -1;
-        o->has_w1 = 1;
-    }
-    if (o->has_w0 && o->has_w1 && o->w1 < o->w0)
-        return -1;
-    return 0;
-}
-
-static int parse_align(vp_merge_opts *o, const char *arg)
-{
-    if (strcmp(arg, "none") == 0)
-        o->align = VP_ALIGN_NONE;
-    else if (strcmp(arg, "base") == 0)
-        o->align = VP_ALIGN_BASE;
-    else if (strcmp(arg, "start") == 0)
-        o->align = VP_ALIGN_START;
-    else if (strncmp(arg, "collective", 10) == 0 && (arg[10] == 0 || arg[10] == ':')) {
-        o->align = VP_ALIGN_COLLECTIVE;
-        o->coll_n = VP_MERGE_DEFAULT_COLLECTIVES;
-        if (arg[10] == ':' &&
-            (parse_long_full(arg + 11, arg + strlen(arg), &o->coll_n) != 0 || o->coll_n < 1))
-            return -1;
-    } else
-        return -1;
-    return 0;
-}
-
 static vp_merge_input *add_input(cli *c, const char *arg, char *path)
 {
     c->paths = vp_realloc(c->paths, (c->npaths + 1) * sizeof *c->paths);
@@ -188,19 +110,17 @@ static vp_merge_input *add_input(cli *c, const char *arg, char *path)
     return in;
 }
 
-/* FILE@RANK: split when what follows the last '@' is a number and the
- * whole argument is not itself an existing file. */
+/* FILE@RANK, or FILE. */
 static void parse_input(cli *c, const char *arg)
 {
-    const char *at = strrchr(arg, '@');
-    long r;
-    struct stat sb;
-    if (at && at > arg && parse_long_full(at + 1, at + strlen(at), &r) == 0 && stat(arg, &sb) != 0) {
-        vp_merge_input *in = add_input(c, arg, vp_strndup(arg, (size_t)(at - arg)));
-        in->rank = r;
+    long rank;
+    char *path;
+    if (vp_merge_parse_input(arg, &path, &rank) == 0) {
+        vp_merge_input *in = add_input(c, arg, path);
+        in->rank = rank;
         in->rank_explicit = 1;
     } else {
-        add_input(c, arg, vp_strdup(arg));
+        add_input(c, arg, path);
     }
 }
 
@@ -339,17 +259,17 @@ static int own_option(cli *c, int opt, const char *arg)
         return 0;
     }
     case OPT_ALIGN:
-        if (parse_align(&c->o, arg) == 0)
+        if (vp_merge_parse_align(arg, &c->o.align, &c->o.coll_n) == 0)
             return 0;
         vp_usage_error("merge", "--align: expected none, base, start or collective[:N], found '%s'", arg);
         return -1;
     case OPT_RANKS:
-        if (parse_ranks(c, arg) == 0)
+        if (vp_merge_parse_ranks(arg, &c->ranks, &c->nranks) == 0)
             return 0;
         vp_usage_error("merge", "--ranks: expected a list like 0-3,8, found '%s'", arg);
         return -1;
     case OPT_WINDOW:
-        if (parse_window(&c->o, arg) == 0)
+        if (vp_merge_parse_window(arg, &c->o) == 0)
             return 0;
         vp_usage_error("merge", "--window: expected T0:T1 in microseconds (T0 <= T1), found '%s'", arg);
         return -1;
