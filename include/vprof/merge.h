@@ -50,6 +50,14 @@ typedef struct vp_merge_rank {
     size_t coll_matched;
 } vp_merge_rank;
 
+/* What merge warns of (a, b: the values the message needs). */
+typedef enum {
+    VP_MERGE_NO_STEPS,               /* the input has no ProfilerStep#N: only metadata kept */
+    VP_MERGE_NO_STEP_SELECTED,       /* none of its steps (a to b) selected: only metadata */
+    VP_MERGE_NO_COLLECTIVE_MATCH,    /* no collective matches rank a's: base alignment only */
+    VP_MERGE_TRUNCATED,              /* truncated: the a events before the end merged */
+} vp_merge_warning;
+
 /* What the caller hears while merge works: called in the process that
  * copies the input (a worker's standard error is handed back in order). */
 typedef struct vp_merge_hooks {
@@ -58,6 +66,7 @@ typedef struct vp_merge_hooks {
     /* An input whose rank or clock base came after its events and was not
      * what merge assumed: it is copied again. */
     void (*recopy)(void *ctx, const char *path);
+    void (*warn)(void *ctx, vp_merge_warning what, const char *path, long long a, long long b);
     /* What a worker process wrote on its standard error. */
     void (*echo)(void *ctx, const char *text, size_t n);
     void *ctx;

@@ -178,6 +178,22 @@ static void say_recopy(void *ctx, const char *path)
                 path);
 }
 
+static void say_warning(void *ctx, vp_merge_warning what, const char *path, long long a, long long b)
+{
+    (void)ctx;
+    if (what == VP_MERGE_NO_STEPS)
+        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations: only its metadata "
+                "events are kept", path);
+    else if (what == VP_MERGE_NO_STEP_SELECTED)
+        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%lld to #%lld): "
+                "only its metadata events are kept", path, a, b);
+    else if (what == VP_MERGE_NO_COLLECTIVE_MATCH)
+        vp_warn("%s: --align collective: no collective kernel matches rank %lld's; its clock "
+                "is aligned with baseTimeNanoseconds only", path, a);
+    else
+        vp_warn("%s: truncated: merged the %lld events read before the end (--partial)", path, a);
+}
+
 static void echo(void *ctx, const char *text, size_t n)
 {
     (void)ctx;
@@ -325,7 +341,8 @@ int cmd_merge(int argc, char **argv)
         if (h == 2 || h < 0 || (h == 0 && own_option(&c, opt, optarg) != 0))
             goto out;
     }
-    /* --steps is not refused here: it is known only below (as before) */
+    /* only these clocks are refused (the message also names --steps, which has
+     * always been let through) */
     if (common.mpi && (c.o.align == VP_ALIGN_START || c.o.align == VP_ALIGN_COLLECTIVE)) {
         vp_usage_error("merge", "--mpi does not take --steps or --align start|collective yet");
         goto out;
@@ -374,7 +391,7 @@ int cmd_merge(int argc, char **argv)
     c.o.progress = !vp_quiet;
     c.o.jobs = common.jobs;
     c.verbose = common.verbose;
-    vp_merge_hooks hooks = {say_input, say_recopy, echo, &c};
+    vp_merge_hooks hooks = {say_input, say_recopy, say_warning, echo, &c};
     c.o.hooks = &hooks;
 #if VPROF_HAVE_MPI
     vp_merge_peers peers;

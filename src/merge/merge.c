@@ -578,6 +578,12 @@ static int cmp_coll_key(const void *a, const void *b)
     return (x->occurrence > y->occurrence) - (x->occurrence < y->occurrence);
 }
 
+static void warn(const merge *m, vp_merge_warning what, const char *path, long long a, long long b)
+{
+    if (m->hooks && m->hooks->warn)
+        m->hooks->warn(m->hooks->ctx, what, path, a, b);
+}
+
 static const char STEP_PREFIX[] = "ProfilerStep#";
 
 /* Reads a whole input for what must be known before its first event is
@@ -681,13 +687,10 @@ static int scan_input(merge *m, input *in, long position)
             found = 1;
         }
         if (nsteps == 0)
-            vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations: only its metadata "
-                    "events are kept",
-                    in->path);
+            warn(m, VP_MERGE_NO_STEPS, in->path, 0, 0);
         else if (chosen == 0)
-            vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld): "
-                    "only its metadata events are kept",
-                    in->path, vp_steps_number(steps, 0), vp_steps_number(steps, nsteps - 1));
+            warn(m, VP_MERGE_NO_STEP_SELECTED, in->path, vp_steps_number(steps, 0),
+                 vp_steps_number(steps, nsteps - 1));
         in->has_steps_window = 1;
         if (found) {
             in->steps_start = s0;
@@ -748,9 +751,7 @@ static void collective_offsets(merge *m, input *ref)
             qsort(d, n, sizeof *d, cmp_i64);
             in->coll_offset = n % 2 ? d[n / 2] : d[n / 2 - 1] + (d[n / 2] - d[n / 2 - 1]) / 2;
         } else {
-            vp_warn("%s: --align collective: no collective kernel matches rank %ld's; its clock "
-                    "is aligned with baseTimeNanoseconds only",
-                    in->path, ref->rank);
+            warn(m, VP_MERGE_NO_COLLECTIVE_MATCH, in->path, ref->rank, 0);
         }
     }
     free(d);
@@ -948,8 +949,7 @@ static int copy_input(merge *m, input *in, long position)
             if (!m->part_mode)
                 accept_input(m, in);
             if (in->truncated)
-                vp_warn("%s: truncated: merged the %llu events read before the end (--partial)",
-                        in->path, (unsigned long long)in->events_read);
+                warn(m, VP_MERGE_TRUNCATED, in->path, (long long)in->events_read, 0);
         }
         if (m->hooks && m->hooks->input_done) {
             vp_merge_rank mr;
