@@ -86,4 +86,12 @@ typedef struct vp_op_finder {
 
 void vp_op_finder_observe(vp_op_finder *f, const vp_event *ev);
 
+/* A trace's [memory] events, finished: read once for the peaks (and the
+ * points, with keep_points), then, with find_ops, once more for the CPU op
+ * running at each device's peak (holding every op of a long trace to look
+ * one up later would cost memory in proportion to the trace).  NULL with
+ * err set when the trace cannot be read. */
+vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, int keep_points,
+                                int find_ops, vp_error *err);
+
 #endif

@@ -24,6 +24,7 @@
 
 #include "vprof/error.h"
 #include "vprof/pickle.h"
+#include "vprof/util.h"
 
 typedef enum vp_ms_action {
     VP_MS_ALLOC,
@@ -192,5 +193,44 @@ int vp_ms_frame_shown(const vp_ms_frame *f, int all_frames);
  * written; 0 (and an empty string) when none is shown. */
 size_t vp_ms_site(const vp_memsnap *s, uint32_t stack, int depth, int all_frames,
                   char *buf, size_t bufsize);
+
+/* Allocations summed per site (vp_ms_site of their stack, "" when no
+ * frame is shown): bytes and count, most bytes first, then most
+ * allocations, then by site. */
+typedef struct vp_ms_site_sum {
+    const char *site;             /* owned by the vp_ms_sites */
+    int64_t bytes;
+    int64_t count;
+} vp_ms_site_sum;
+
+typedef struct vp_ms_sites {
+    vp_ms_site_sum *sums;
+    size_t n;
+    vp_strmap *keys;
+} vp_ms_sites;
+
+void vp_ms_group_by_site(const vp_memsnap *s, const vp_ms_live *lv, size_t n, int depth,
+                         int all_frames, vp_ms_sites *out);
+void vp_ms_sites_free(vp_ms_sites *sites);
+
+/* The longest site text vp_ms_site writes, with its NUL. */
+#define VP_MS_SITE_MAX 8192
+
+/* ---- inputs ---- */
+
+/* What `vprof memory` is given, told from its first bytes: a snapshot is
+ * a pickle (first byte PROTO, 0x80), "[[" starts an
+ * export_memory_timeline output, anything else is taken for a Chrome
+ * trace.  The whole (decompressed) input is appended to whole when it has
+ * to be held: a timeline, a gzip snapshot, any snapshot with hold; else
+ * only the first chunk is read.  *gz: the input is gzip.  0, or -1 with
+ * err set. */
+typedef enum { VP_MEM_SNAPSHOT, VP_MEM_TRACE, VP_MEM_TIMELINE } vp_mem_input;
+int vp_mem_sniff(const char *path, int hold, vp_mem_input *kind, vp_buf *whole, int *gz,
+                 vp_error *err);
+
+/* Standard input copied into a new temporary file, whose path is
+ * returned (malloc'ed; the caller unlinks it); NULL with err set. */
+char *vp_mem_spool_stdin(vp_error *err);
 
 #endif

@@ -293,3 +293,39 @@ void vp_op_finder_observe(vp_op_finder *f, const vp_event *ev)
     f->best_dur = ev->dur;
     f->best_start = ev->ts;
 }
+
+vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, int keep_points,
+                                int find_ops, vp_error *err)
+{
+    vp_trace *t = vp_trace_open(file, topts, err);
+    if (!t)
+        return NULL;
+    vp_memevents *m = vp_memevents_new(keep_points);
+    vp_event ev;
+    int r;
+    while ((r = vp_trace_next(t, &ev, err)) == 1)
+        vp_memevents_observe(m, &ev);
+    vp_trace_close(t);
+    if (r < 0) {
+        vp_memevents_free(m);
+        return NULL;
+    }
+    vp_memevents_finish(m);
+    vp_op_finder *ops = vp_calloc(m->ndevices ? m->ndevices : 1, sizeof *ops);
+    for (size_t i = 0; i < m->ndevices; i++)
+        ops[i] = (vp_op_finder){.pid = m->devices[i].peak_pid, .tid = m->devices[i].peak_tid,
+                                .ts = m->devices[i].peak_alloc.ts};
+    if (m->ndevices && find_ops) {
+        /* a second reading that fails finds no op, as with none running */
+        vp_error ignored = {0};
+        t = vp_trace_open(file, topts, &ignored);
+        while (t && vp_trace_next(t, &ev, &ignored) == 1)
+            for (size_t i = 0; i < m->ndevices; i++)
+                vp_op_finder_observe(&ops[i], &ev);
+        vp_trace_close(t);
+    }
+    for (size_t i = 0; i < m->ndevices; i++)
+        m->devices[i].peak_op = ops[i].name;
+    free(ops);
+    return m;
+}

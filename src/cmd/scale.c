@@ -1,15 +1,13 @@
 /* Partial results: worker processes, --save-part, vprof reduce and MPI
  * (cmd/scale.h, docs/scale.md, docs/partials.md). */
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/scale.h"
+#include "vprof/exec.h"
 #include "vprof/error.h"
 #include "vprof/util.h"
 
@@ -99,211 +97,51 @@ static int consume(const sink *k, const char *input, size_t i, const void *part,
     return VP_EXIT_OK;
 }
 
-/* One input in this process: the same serialise-and-merge as a worker's. */
-static int run_inline(const sink *k, const char *input, size_t i)
+typedef struct pooled {
+    const sink *k;
+    char *const *inputs;
+} pooled;
+
+static int pooled_work(void *ctx, size_t i, int worker, vp_buf *out)
 {
-    vp_buf part = {0};
-    int st = k->p->analyse(k->p->ctx, input, i, &part);
-    if (st == VP_EXIT_OK)
-        st = consume(k, input, i, part.data, part.len);
-    vp_buf_free(&part);
-    return st;
+    (void)worker;
+    const pooled *x = ctx;
+    return x->k->p->analyse(x->k->p->ctx, x->inputs[i], i, out);
 }
 
-static int write_all(int fd, const char *p, size_t n)
+/* Input i's partial at its turn: the worker's messages printed, the
+ * partial consumed. */
+static int pooled_take(void *ctx, size_t i, const vp_pool_result *r)
 {
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
+    const pooled *x = ctx;
+    const sink *k = x->k;
+    if (r->worker) {
+        fwrite(r->msg, 1, r->nmsg, stderr);
+        if (!r->ok) {
+            if (r->signal)
+                fprintf(stderr, "vprof: %s: %s: the worker process %ld died of signal %d (%s)\n",
+                        k->p->cmd, x->inputs[i], r->pid, r->signal, strsignal(r->signal));
+            else
+                fprintf(stderr, "vprof: %s: %s: the worker process %ld failed without a result\n",
+                        k->p->cmd, x->inputs[i], r->pid);
+            return VP_EXIT_INPUT;
+        }
     }
-    return 0;
+    if (r->status != VP_EXIT_OK)
+        return r->status;
+    return consume(k, x->inputs[i], i, r->data, r->n);
 }
 
-/* The worker: analyse, then send status, captured messages and partial
- * as one frame.  It never returns. */
-static void worker(const vp_parts *p, const char *input, size_t i, int fd)
+/* Inputs [first, last) with up to jobs workers, consumed strictly in order
+ * (the index of an input is its position among all the operands). */
+static int run_inputs(const sink *k, long jobs, char *const *inputs, size_t first, size_t last)
 {
-    FILE *cap = tmpfile();
-    if (cap)
-        dup2(fileno(cap), STDERR_FILENO);
-    vp_buf part = {0}, msg = {0}, frame = {0};
-    int st = p->analyse(p->ctx, input, i, &part);
-    fflush(stderr);
-    if (cap && lseek(fileno(cap), 0, SEEK_SET) == 0) {
-        char buf[4096];
-        ssize_t r;
-        while ((r = read(fileno(cap), buf, sizeof buf)) > 0)
-            vp_buf_append(&msg, buf, (size_t)r);
-    }
-    vp_put_u64(&frame, (uint64_t)st);
-    vp_put_str(&frame, msg.data, msg.len);
-    vp_put_str(&frame, part.data, part.len);
-    int rc = write_all(fd, frame.data, frame.len);
-    /* _exit: the parent's stdio buffers and atexit handlers are not ours */
-    _exit(rc == 0 ? 0 : 1);
-}
-
-typedef struct task {
-    pid_t pid;
-    int fd;           /* read end, -1 once closed */
-    int done;
-    int wstatus;
-    vp_buf data;
-} task;
-
-static void stop_all(task *t, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++) {
-        if (t[i].fd >= 0) {
-            kill(t[i].pid, SIGTERM);
-            close(t[i].fd);
-            waitpid(t[i].pid, NULL, 0);
-            t[i].fd = -1;
-        }
-        vp_buf_free(&t[i].data);
-    }
-}
-
-/* A finished worker's frame: its messages printed, its partial consumed. */
-static int finish(const sink *k, task *t, const char *input, size_t i)
-{
-    vp_rd r;
-    vp_rd_init(&r, t->data.data, t->data.len);
-    uint64_t st = vp_get_u64(&r);
-    size_t nmsg, npart;
-    const char *msg = vp_get_str(&r, &nmsg);
-    const char *part = vp_get_str(&r, &npart);
-    if (!WIFEXITED(t->wstatus) || WEXITSTATUS(t->wstatus) != 0 || !vp_rd_done(&r)) {
-        fwrite(msg, 1, nmsg, stderr);
-        if (WIFSIGNALED(t->wstatus))
-            fprintf(stderr, "vprof: %s: %s: the worker process %ld died of signal %d (%s)\n",
-                    k->p->cmd, input, (long)t->pid, WTERMSIG(t->wstatus),
-                    strsignal(WTERMSIG(t->wstatus)));
-        else
-            fprintf(stderr, "vprof: %s: %s: the worker process %ld failed without a result\n",
-                    k->p->cmd, input, (long)t->pid);
-        return VP_EXIT_INPUT;
-    }
-    fwrite(msg, 1, nmsg, stderr);
-    if (st != VP_EXIT_OK)
-        return (int)st;
-    return consume(k, input, i, part, npart);
-}
-
-static long online_cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? n : 1;
-}
-
-/* Inputs [0, n) with up to jobs workers; consumed strictly in order.
- * base: the position of inputs[0] among all the operands. */
-static int run_inputs(const sink *k, long jobs, char *const *inputs, size_t n, size_t base)
-{
-    if (jobs > (long)n)
-        jobs = (long)n;
-    if (jobs <= 1) {
-        for (size_t i = 0; i < n; i++) {
-            int st = run_inline(k, inputs[i], base + i);
-            if (st != VP_EXIT_OK)
-                return st;
-        }
-        return VP_EXIT_OK;
-    }
-    /* Workers may run ahead of the merge by a few inputs, not more: the
-     * partials waiting for their turn are what bounds the memory. */
-    size_t window = (size_t)jobs * 4;
-    task *t = vp_calloc(n, sizeof *t);
-    struct pollfd *pfd = vp_calloc((size_t)jobs, sizeof *pfd);
-    size_t *who = vp_calloc((size_t)jobs, sizeof *who);
-    size_t started = 0, merged = 0;
-    long running = 0;
-    int st = VP_EXIT_OK;
-    while (merged < n) {
-        while (running < jobs && started < n && started - merged < window) {
-            int fds[2];
-            fflush(stdout);
-            fflush(stderr);
-            if (pipe(fds) != 0) {
-                fprintf(stderr, "vprof: %s: cannot start a worker: %s\n", k->p->cmd,
-                        strerror(errno));
-                st = VP_EXIT_INPUT;
-                goto out;
-            }
-            pid_t pid = fork();
-            if (pid < 0) {
-                fprintf(stderr, "vprof: %s: cannot start a worker: %s\n", k->p->cmd,
-                        strerror(errno));
-                close(fds[0]);
-                close(fds[1]);
-                st = VP_EXIT_INPUT;
-                goto out;
-            }
-            if (pid == 0) {
-                close(fds[0]);
-                for (size_t i = merged; i < started; i++)
-                    if (t[i].fd >= 0 && !t[i].done)
-                        close(t[i].fd);
-                worker(k->p, inputs[started], base + started, fds[1]);
-            }
-            close(fds[1]);
-            t[started].pid = pid;
-            t[started].fd = fds[0];
-            started++;
-            running++;
-        }
-        if (t[merged].done) {
-            st = finish(k, &t[merged], inputs[merged], base + merged);
-            vp_buf_free(&t[merged].data);
-            merged++;
-            if (st != VP_EXIT_OK)
-                goto out;
-            continue;
-        }
-        nfds_t np = 0;
-        for (size_t i = merged; i < started; i++)
-            if (!t[i].done) {
-                pfd[np].fd = t[i].fd;
-                pfd[np].events = POLLIN;
-                who[np++] = i;
-            }
-        if (poll(pfd, np, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            fprintf(stderr, "vprof: %s: poll: %s\n", k->p->cmd, strerror(errno));
-            st = VP_EXIT_INPUT;
-            goto out;
-        }
-        for (nfds_t j = 0; j < np; j++) {
-            if (!pfd[j].revents)
-                continue;
-            task *w = &t[who[j]];
-            vp_buf_reserve(&w->data, 65536);
-            ssize_t r = read(w->fd, w->data.data + w->data.len, 65536);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r > 0) {
-                w->data.len += (size_t)r;
-                continue;
-            }
-            close(w->fd);
-            w->fd = -1;
-            while (waitpid(w->pid, &w->wstatus, 0) < 0 && errno == EINTR)
-                ;
-            w->done = 1;
-            running--;
-        }
-    }
-out:
-    stop_all(t, merged, started);
-    free(t);
-    free(pfd);
-    free(who);
+    pooled x = {k, inputs};
+    vp_pool pool = {pooled_work, pooled_take, NULL, &x};
+    vp_error err = {0};
+    int st = vp_pool_run(&pool, jobs, first, last, &err);
+    if (err.status)
+        fprintf(stderr, "vprof: %s: %s\n", k->p->cmd, err.msg);
     return st;
 }
 
@@ -407,7 +245,7 @@ static int run_mpi_local(sink *k, char *const *inputs, size_t n);
 /* Operands that name no file and hold a wildcard are globs each process
  * expands itself (quoted on the mpirun line: the files may be on a disk
  * only the compute nodes see); every process must see the same list. */
-static int run_mpi(sink *k, char *const *inputs, size_t n)
+char **vp_mpi_expand(const char *cmd, int local, char *const *inputs, size_t n, size_t *nout)
 {
     glob_t g;
     memset(&g, 0, sizeof g);
@@ -419,17 +257,17 @@ static int run_mpi(sink *k, char *const *inputs, size_t n)
             continue;
         size_t before = g.gl_pathc;
         int gr = glob(inputs[i], flags, NULL, &g);
-        if (k->o->local && (gr == GLOB_NOMATCH || (gr == 0 && g.gl_pathc == before))) {
+        if (local && (gr == GLOB_NOMATCH || (gr == 0 && g.gl_pathc == before))) {
             /* --local: this node may have none of them */
             end[i] = g.gl_pathc;
             continue;
         }
         if (gr != 0 || g.gl_pathc == before) {
-            fprintf(stderr, "vprof: %s: %s: no file matches\n", k->p->cmd, inputs[i]);
+            fprintf(stderr, "vprof: %s: %s: no file matches\n", cmd, inputs[i]);
             free(end);
             if (flags)
                 globfree(&g);
-            return VP_EXIT_INPUT;
+            return NULL;
         }
         flags = GLOB_APPEND;
         end[i] = g.gl_pathc;
@@ -441,18 +279,92 @@ static int run_mpi(sink *k, char *const *inputs, size_t n)
         if (end[i] == at) {
             /* --local: a file named that this node does not have is
              * another node's (and a glob that matched nothing here) */
-            if (!k->o->local || access(inputs[i], F_OK) == 0)
-                list[nl++] = inputs[i];
+            if (!local || access(inputs[i], F_OK) == 0)
+                list[nl++] = vp_strdup(inputs[i]);
         }
         for (; at < end[i]; at++)
-            list[nl++] = g.gl_pathv[at];
+            list[nl++] = vp_strdup(g.gl_pathv[at]);
     }
-    int st = k->o->local ? run_mpi_local(k, list, nl) : run_mpi_share(k, list, nl);
-    free(list);
     free(end);
     if (flags)
         globfree(&g);
+    *nout = nl;
+    return list;
+}
+
+void vp_mpi_list_free(char **list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+static int run_mpi(sink *k, char *const *inputs, size_t n)
+{
+    size_t nl = 0;
+    char **list = vp_mpi_expand(k->p->cmd, k->o->local, inputs, n, &nl);
+    if (!list)
+        return VP_EXIT_INPUT;
+    int st = k->o->local ? run_mpi_local(k, list, nl) : run_mpi_share(k, list, nl);
+    vp_mpi_list_free(list, nl);
     return st;
+}
+
+/* The peers of a merge: one message at a time to process 0, tagged apart
+ * from anything else. */
+#define PEER_TAG 7201
+
+static int peer_send(void *ctx, const void *p, size_t n)
+{
+    (void)ctx;
+    if (n > (size_t)0x7fffffff)
+        return -1;
+    return MPI_Send(p, (int)n, MPI_BYTE, 0, PEER_TAG, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+}
+
+static int peer_recv(void *ctx, int from, vp_buf *out)
+{
+    (void)ctx;
+    MPI_Status ms;
+    int n = 0;
+    if (MPI_Probe(from, PEER_TAG, MPI_COMM_WORLD, &ms) != MPI_SUCCESS ||
+        MPI_Get_count(&ms, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
+        return -1;
+    out->len = 0;
+    vp_buf_reserve(out, (size_t)n + 1);
+    if (MPI_Recv(out->data, n, MPI_BYTE, from, PEER_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+        MPI_SUCCESS)
+        return -1;
+    out->len = (size_t)n;
+    return 0;
+}
+
+void vp_mpi_peers(vp_merge_peers *pe)
+{
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(NULL, NULL);
+    memset(pe, 0, sizeof *pe);
+    MPI_Comm_rank(MPI_COMM_WORLD, &pe->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &pe->size);
+    pe->send = peer_send;
+    pe->recv = peer_recv;
+}
+
+void vp_mpi_abort(const char *cmd, int status)
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    fprintf(stderr, "vprof: %s: MPI process %d of %d failed; aborting the job\n", cmd, rank, size);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+void vp_mpi_finish(void)
+{
+    MPI_Finalize();
 }
 
 static int run_share(sink *k, char *const *inputs, size_t first, size_t last, int local);
@@ -509,7 +421,7 @@ static int run_share(sink *k, char *const *inputs, size_t first, size_t last, in
     k->rank = rank;
     long jobs = k->o->jobs ? k->o->jobs : 1;
     int st = vp_reducing ? reduce(k, inputs + first, last - first)
-                         : run_inputs(k, jobs, inputs + first, last - first, first);
+                         : run_inputs(k, jobs, inputs, first, last);
     if (st != VP_EXIT_OK) {
         char host[MPI_MAX_PROCESSOR_NAME] = "";
         int len = 0;
@@ -594,7 +506,7 @@ int vp_parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs
         return run_mpi(&k, inputs, n);
 #endif
     int st = vp_reducing ? reduce(&k, inputs, n)
-                         : run_inputs(&k, o->jobs ? o->jobs : online_cores(), inputs, n, 0);
+                         : run_inputs(&k, o->jobs ? o->jobs : vp_online_cores(), inputs, 0, n);
     if (st != VP_EXIT_OK)
         return st;
     if (o->save_part) {

@@ -4,11 +4,11 @@
  * tables are built from the merge.
  *
  * -j 1 takes the same path as -j N (analyse, serialise, merge), so the
- * output is the same bytes for every N.  Workers are forked processes,
- * not threads: the analyses keep globals (vp_quiet, qsort contexts,
- * compiled regexes) that were never meant to be shared, and a crash stays
- * in its worker.  A worker's standard error is captured and printed when
- * its input's turn comes, so warnings keep the input order too. */
+ * output is the same bytes for every N.  The workers are the library's
+ * pool (vprof/exec.h); a worker's standard error is printed when its
+ * input's turn comes, so warnings keep the input order too.  MPI lives
+ * here, in the binary only (the library stays free of it): the partials'
+ * share and gather, and for merge the peers of vprof/merge.h. */
 #ifndef VPROF_CMD_SCALE_H
 #define VPROF_CMD_SCALE_H
 
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cmd/cli.h"
+#include "vprof/merge.h"
 #include "vprof/part.h"
 
 typedef struct vp_parts {
@@ -46,5 +47,21 @@ int vp_parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs
 /* Set by `vprof reduce` before it calls the command: the operands are
  * partial results. */
 extern int vp_reducing;
+
+#ifndef VPROF_HAVE_MPI
+#define VPROF_HAVE_MPI 0
+#endif
+#if VPROF_HAVE_MPI
+/* The operands with the globs among them expanded by this process
+ * (--local: what this node has); NULL after printing that one matches
+ * nothing.  Free with vp_mpi_list_free. */
+char **vp_mpi_expand(const char *cmd, int local, char *const *inputs, size_t n, size_t *nout);
+void vp_mpi_list_free(char **list, size_t n);
+/* MPI started, and this process among the others as merge's peers. */
+void vp_mpi_peers(vp_merge_peers *pe);
+/* Says this process failed and ends the whole job. */
+void vp_mpi_abort(const char *cmd, int status);
+void vp_mpi_finish(void);
+#endif
 
 #endif

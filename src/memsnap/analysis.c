@@ -475,3 +475,62 @@ size_t vp_ms_site(const vp_memsnap *s, uint32_t stack, int depth, int all_frames
         buf[bufsize - 1] = '\0';
     return written;
 }
+
+/* ---- sites ---- */
+
+static int cmp_site_sum(const void *a, const void *b)
+{
+    const vp_ms_site_sum *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->site, y->site);
+}
+
+void vp_ms_group_by_site(const vp_memsnap *s, const vp_ms_live *lv, size_t n, int depth,
+                         int all_frames, vp_ms_sites *out)
+{
+    vp_strmap *m = vp_strmap_new();
+    vp_ms_site_sum *sums = NULL;
+    size_t cnt = 0, cap = 0;
+    char *buf = vp_malloc(VP_MS_SITE_MAX);
+    for (size_t i = 0; i < n; i++) {
+        vp_ms_site(s, lv[i].stack, depth, all_frames, buf, VP_MS_SITE_MAX);
+        int inserted;
+        void **slot = vp_strmap_upsert(m, buf, strlen(buf), &inserted);
+        if (inserted) {
+            if (cnt == cap) {
+                cap = cap ? cap * 2 : 64;
+                sums = vp_realloc(sums, cap * sizeof *sums);
+            }
+            sums[cnt] = (vp_ms_site_sum){.bytes = 0, .count = 0};
+            *slot = (void *)(uintptr_t)(cnt + 1);
+            cnt++;
+        }
+        size_t k = (size_t)(uintptr_t)*slot - 1;
+        sums[k].bytes += lv[i].size;
+        sums[k].count++;
+    }
+    /* The map owns the key strings; point at them once it stops growing. */
+    for (size_t i = 0; i < vp_strmap_count(m); i++) {
+        size_t len;
+        const char *key = vp_strmap_key(m, i, &len);
+        sums[(size_t)(uintptr_t)vp_strmap_value(m, i) - 1].site = key;
+    }
+    free(buf);
+    if (cnt)
+        qsort(sums, cnt, sizeof *sums, cmp_site_sum);
+    out->sums = sums;
+    out->n = cnt;
+    out->keys = m;
+}
+
+void vp_ms_sites_free(vp_ms_sites *sites)
+{
+    free(sites->sums);
+    vp_strmap_free(sites->keys);
+    sites->sums = NULL;
+    sites->keys = NULL;
+    sites->n = 0;
+}

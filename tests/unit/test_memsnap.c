@@ -235,6 +235,43 @@ static void expect_not_snapshot(const char *bytes, size_t n, const char *want)
 
 #define P(lit) lit, sizeof(lit) - 1
 
+/* --by site and --leaks: allocations summed per site, most bytes first. */
+static void test_sites(void **state)
+{
+    (void)state;
+    vp_error err = {0};
+    vp_memsnap *s = synthetic(&err);
+    if (!s)
+        fail_msg("%s", err.msg);
+    const vp_ms_device *d = vp_memsnap_device(s, 0);
+    vp_ms_stats st;
+    vp_ms_device_stats(s, d, &st);
+    vp_ms_live *lv;
+    size_t n = vp_ms_live_at(s, d, st.peak_index, &lv);
+    vp_ms_sites g;
+    vp_ms_group_by_site(s, lv, n, 1, 0, &g);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.sums[0].site, "model.py:42:forward");
+    assert_int_equal(g.sums[0].bytes, 1000);
+    assert_int_equal(g.sums[0].count, 1);
+    assert_string_equal(g.sums[1].site, "");
+    assert_int_equal(g.sums[1].bytes, 50);
+    assert_int_equal(g.sums[1].count, 1);
+    vp_ms_sites_free(&g);
+    free(lv);
+
+    /* the two leaks share their site */
+    n = vp_ms_leaks(s, d, &lv);
+    vp_ms_group_by_site(s, lv, n, 1, 0, &g);
+    assert_int_equal(g.n, 1);
+    assert_string_equal(g.sums[0].site, "model.py:42:forward");
+    assert_int_equal(g.sums[0].bytes, 1010);
+    assert_int_equal(g.sums[0].count, 2);
+    vp_ms_sites_free(&g);
+    free(lv);
+    vp_memsnap_free(s);
+}
+
 static void test_not_a_snapshot(void **state)
 {
     (void)state;
@@ -406,6 +443,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic),
+        cmocka_unit_test(test_sites),
         cmocka_unit_test(test_not_a_snapshot),
         cmocka_unit_test(test_small_fixture),
         cmocka_unit_test(test_expected_json),

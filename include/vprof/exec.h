@@ -1,0 +1,63 @@
+/* The worker pool every multi-input command runs on (docs/scale.md):
+ * items are worked on in forked worker processes, a few ahead of the
+ * one whose turn it is, and their results are taken strictly in item
+ * order, so that the output is the same bytes for every number of jobs.
+ *
+ * Processes, not threads: the analyses keep globals (vp_quiet, qsort
+ * contexts, compiled regexes) that were never meant to be shared, and a
+ * crash stays in its worker.  A worker's standard error is captured and
+ * handed over with its result, so that the caller can print it when the
+ * item's turn comes and messages keep the item order too.  The pool
+ * itself prints nothing.  MPI is not here: the library stays free of it
+ * (the binary shares inputs among processes, cmd/scale.h). */
+#ifndef VPROF_EXEC_H
+#define VPROF_EXEC_H
+
+#include <stddef.h>
+
+#include "vprof/error.h"
+#include "vprof/util.h"
+
+/* The online cores (at least 1): the default number of jobs. */
+long vp_online_cores(void);
+
+/* Writes all of p[0..n) to fd, through short writes and EINTR; -1 on error. */
+int vp_write_all(int fd, const void *p, size_t n);
+
+/* What came back for one item, at its turn. */
+typedef struct vp_pool_result {
+    int worker;          /* it ran in a worker process (0: in this one) */
+    int ok;              /* the worker ended normally with its whole result */
+    long pid;            /* the worker, when !ok */
+    int signal;          /* the signal that killed it, 0 when none */
+    int status;          /* work's return */
+    const char *msg;     /* what the worker wrote on stderr (NULL when here) */
+    size_t nmsg;
+    const void *data;    /* what work appended to its output */
+    size_t n;
+} vp_pool_result;
+
+enum { VP_POOL_WORKER, VP_POOL_HERE };
+
+typedef struct vp_pool {
+    /* Item i's work, in a worker process (worker = 1) or in this one at
+     * its turn (worker = 0): appends its result to out, returns a status
+     * that travels with it. */
+    int (*work)(void *ctx, size_t i, int worker, vp_buf *out);
+    /* Item i's result, in this process, in item order.  0 to go on;
+     * anything else stops the pool and is what vp_pool_run returns. */
+    int (*take)(void *ctx, size_t i, const vp_pool_result *r);
+    /* Optional, in this process just before item i is started: where it
+     * runs (VP_POOL_WORKER or VP_POOL_HERE), or -1 to stop the pool with
+     * VP_EXIT_INPUT (the reason kept by the caller). */
+    int (*place)(void *ctx, size_t i);
+    void *ctx;
+} vp_pool;
+
+/* Items [first, last) with up to jobs workers (jobs <= 1, or one item:
+ * every item here, in order, no process started).  Returns 0, take's
+ * non-zero return, or VP_EXIT_INPUT with err set when no worker could
+ * be started or polled. */
+int vp_pool_run(const vp_pool *p, long jobs, size_t first, size_t last, vp_error *err);
+
+#endif

@@ -1,0 +1,134 @@
+/* Unit tests for the worker pool (src/exec/pool.c, vprof/exec.h): results
+ * taken in item order whatever order the workers finish in, each with
+ * the messages its worker wrote, and a dead worker reported as such. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "vprof/exec.h"
+#include "vprof/util.h"
+
+typedef struct seen {
+    vp_buf log;            /* what take saw, in the order it saw it */
+    int die_at;            /* this item's worker dies (-1: none) */
+    int die_signal;        /* by this signal, else exit status 5 */
+    size_t stop_at;        /* take returns 9 for this item */
+} seen;
+
+/* Later items finish first: item i sleeps (8 - i) * 10 ms in a worker. */
+static int work(void *ctx, size_t i, int worker, vp_buf *out)
+{
+    seen *s = ctx;
+    if (worker) {
+        usleep((useconds_t)(8 - i) * 10000);
+        if ((int)i == s->die_at) {
+            fprintf(stderr, "dying %zu\n", i);
+            fflush(stderr);
+            if (s->die_signal)
+                raise(s->die_signal);
+            _exit(5);
+        }
+        fprintf(stderr, "item %zu\n", i);
+    }
+    vp_buf_printf(out, "r%zu", i);
+    return (int)(i % 2);
+}
+
+static int take(void *ctx, size_t i, const vp_pool_result *r)
+{
+    seen *s = ctx;
+    vp_buf_printf(&s->log, "%zu:%s%s:%d:", i, r->worker ? "w" : "h", r->ok ? "" : "!", r->status);
+    vp_buf_append(&s->log, r->data, r->n);
+    vp_buf_putc(&s->log, ':');
+    if (r->msg)
+        vp_buf_append(&s->log, r->msg, r->nmsg);
+    if (!r->ok)
+        vp_buf_printf(&s->log, "signal %d pid %s|", r->signal, r->pid > 0 ? "set" : "none");
+    vp_buf_putc(&s->log, ';');
+    return i == s->stop_at ? 9 : 0;
+}
+
+static const char *run(seen *s, long jobs, size_t first, size_t last, int *st)
+{
+    vp_pool p = {work, take, NULL, s};
+    vp_error err = {0};
+    *st = vp_pool_run(&p, jobs, first, last, &err);
+    assert_int_equal(err.status, 0);
+    return vp_buf_cstr(&s->log);
+}
+
+static void test_input_order(void **state)
+{
+    (void)state;
+    seen s = {.die_at = -1, .stop_at = SIZE_MAX};
+    int st;
+    const char *got = run(&s, 3, 0, 8, &st);
+    assert_int_equal(st, 0);
+    assert_string_equal(got,
+                        "0:w:0:r0:item 0\n;1:w:1:r1:item 1\n;2:w:0:r2:item 2\n;3:w:1:r3:item 3\n;"
+                        "4:w:0:r4:item 4\n;5:w:1:r5:item 5\n;6:w:0:r6:item 6\n;7:w:1:r7:item 7\n;");
+    vp_buf_free(&s.log);
+}
+
+/* One job: every item here, in order, no messages captured. */
+static void test_one_job_here(void **state)
+{
+    (void)state;
+    seen s = {.die_at = -1, .stop_at = SIZE_MAX};
+    int st;
+    const char *got = run(&s, 1, 2, 5, &st);
+    assert_int_equal(st, 0);
+    assert_string_equal(got, "2:h:0:r2:;3:h:1:r3:;4:h:0:r4:;");
+    vp_buf_free(&s.log);
+}
+
+/* take's non-zero return stops the pool there and is returned. */
+static void test_stop(void **state)
+{
+    (void)state;
+    seen s = {.die_at = -1, .stop_at = 2};
+    int st;
+    const char *got = run(&s, 2, 0, 6, &st);
+    assert_int_equal(st, 9);
+    assert_string_equal(got, "0:w:0:r0:item 0\n;1:w:1:r1:item 1\n;2:w:0:r2:item 2\n;");
+    vp_buf_free(&s.log);
+}
+
+/* A worker that exits without its result, and one killed by a signal:
+ * take hears of them at their turn, the others' results still in order.
+ * A dead worker's messages are lost with its result (they travel in one
+ * frame). */
+static void test_dead_workers(void **state)
+{
+    (void)state;
+    seen s = {.die_at = 1, .stop_at = SIZE_MAX};
+    int st;
+    const char *got = run(&s, 2, 0, 3, &st);
+    assert_int_equal(st, 0);
+    assert_string_equal(got, "0:w:0:r0:item 0\n;1:w!:0::signal 0 pid set|;2:w:0:r2:item 2\n;");
+    vp_buf_free(&s.log);
+
+    seen k = {.die_at = 0, .die_signal = SIGKILL, .stop_at = SIZE_MAX};
+    got = run(&k, 2, 0, 2, &st);
+    assert_string_equal(got, "0:w!:0::signal 9 pid set|;1:w:1:r1:item 1\n;");
+    vp_buf_free(&k.log);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_input_order),
+        cmocka_unit_test(test_one_job_here),
+        cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_dead_workers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
