@@ -14,6 +14,7 @@
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
+#include "vprof/kernels.h"
 #include "vprof/memevents.h"
 #include "vprof/part.h"
 #include "vprof/rank.h"
@@ -71,9 +72,9 @@ typedef struct step_time {
 struct vp_run {
     vp_metric *m;
     size_t nm;
-    vp_strmap *names;        /* kernel name -> index + 1 */
-    vp_kernel_total *k;
-    size_t nk, capk;
+    vp_kernels km;           /* per-name totals, as vprof kernels groups them */
+    vp_kernel_total *k;      /* after vp_run_finish: km's, sorted */
+    size_t nk;
     step_time *st;
     size_t nst, capst;
     char device[128];
@@ -109,17 +110,14 @@ void vp_run_set(vp_run *r, const char *name, double value)
 
 static uint32_t kernel_index(vp_run *r, const vp_span name, int cls)
 {
-    int inserted;
-    void **slot = vp_strmap_upsert(r->names, name.p, name.n, &inserted);
-    if (!inserted)
-        return (uint32_t)((uintptr_t)*slot - 1);
-    if (r->nk == r->capk) {
-        r->capk = r->capk ? r->capk * 2 : 256;
-        r->k = vp_realloc(r->k, r->capk * sizeof *r->k);
-    }
-    r->k[r->nk] = (vp_kernel_total){vp_strndup(name.p, name.n), 0, 0, cls};
-    *slot = (void *)(uintptr_t)(r->nk + 1);
-    return (uint32_t)r->nk++;
+    return vp_kernels_name(&r->km, name.p, name.n, (vp_kclass)cls, VP_GPU_KERNEL);
+}
+
+/* The group of a kernel name: its totals are its aggregate. */
+static vp_kgroup *kernel_group(vp_run *r, uint32_t name)
+{
+    uint32_t gi = vp_kernels_group(&r->km, 0, name, -1, -1, -1, 0, 0);
+    return &r->km.groups[gi];
 }
 
 static void add_step(vp_run *r, long number, int64_t dur)
@@ -228,8 +226,9 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
         const vp_gpu_ev *g = &f->w.ev[i];
         if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
             continue;
-        r->k[g->aux].total += g->end - g->start;
-        r->k[g->aux].count++;
+        int64_t dur = g->end - g->start;
+        vp_kernels_add_aggregate(&r->km, vp_kernels_group(&r->km, 0, g->aux, -1, -1, -1, 0, 0),
+                                 1, dur, dur, dur);
         r->kernels++;
         int64_t lts, ldur;
         if (g->corr >= 0 && vp_steps_launch(f->w.steps, g->corr, &lts, &ldur) &&
@@ -493,6 +492,15 @@ void vp_run_finish(vp_run *r)
     if (r->comm)
         vp_run_set(r, "comm.overlap_pct", pct(r->overlap, r->comm));
     vp_run_set(r, "kernels.count", (double)r->kernels);
+    free(r->k);
+    r->nk = r->km.nnames;
+    r->k = vp_malloc((r->nk ? r->nk : 1) * sizeof *r->k);
+    for (size_t i = 0; i < r->nk; i++) {
+        const vp_kname *kn = &r->km.knames[i];
+        const vp_kgroup *g = kn->group == UINT32_MAX ? NULL : &r->km.groups[kn->group];
+        r->k[i] = (vp_kernel_total){kn->text, g ? g->agg_total : 0, g ? g->agg_n : 0,
+                                    (int)kn->cls};
+    }
     int64_t ktotal = 0, gemm = 0, fp32 = 0, attn = 0;
     int flash = 0;
     for (size_t i = 0; i < r->nk; i++) {
@@ -546,7 +554,8 @@ void vp_run_finish(vp_run *r)
 vp_run *vp_run_new(void)
 {
     vp_run *r = vp_calloc(1, sizeof *r);
-    r->names = vp_strmap_new();
+    vp_kernels_opts ko = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1};
+    vp_kernels_init(&r->km, &ko);
     return r;
 }
 
@@ -567,12 +576,14 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * keeps between its files, in the order it was first seen. */
 void vp_run_save(const vp_run *r, vp_buf *b)
 {
-    vp_put_u64(b, r->nk);
-    for (size_t i = 0; i < r->nk; i++) {
-        vp_put_str(b, r->k[i].name, strlen(r->k[i].name));
-        vp_put_i64(b, r->k[i].total);
-        vp_put_i64(b, r->k[i].count);
-        vp_put_u64(b, (uint64_t)r->k[i].cls);
+    vp_put_u64(b, r->km.nnames);
+    for (size_t i = 0; i < r->km.nnames; i++) {
+        const vp_kname *kn = &r->km.knames[i];
+        const vp_kgroup *g = kn->group == UINT32_MAX ? NULL : &r->km.groups[kn->group];
+        vp_put_str(b, kn->text, kn->len);
+        vp_put_i64(b, g ? g->agg_total : 0);
+        vp_put_i64(b, g ? g->agg_n : 0);
+        vp_put_u64(b, (uint64_t)kn->cls);
     }
     vp_put_u64(b, r->nst);
     for (size_t i = 0; i < r->nst; i++) {
@@ -614,9 +625,9 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
             d.bad = 1;
             break;
         }
-        uint32_t k = kernel_index(r, name, (int)(cls & 0xff));
-        add_amount(&d, &r->k[k].total, total);
-        add_amount(&d, &r->k[k].count, count);
+        vp_kgroup *g = kernel_group(r, kernel_index(r, name, (int)(cls & 0xff)));
+        add_amount(&d, &g->agg_total, total);
+        add_amount(&d, &g->agg_n, count);
     }
     size_t nst = vp_get_count(&d, 2);
     for (size_t i = 0; i < nst && !d.bad; i++) {
@@ -670,14 +681,12 @@ void vp_run_free(vp_run *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->nk; i++)
-        free(r->k[i].name);
+    vp_kernels_free(&r->km);
     free(r->k);
     free(r->m);
     free(r->st);
     free(r->rank_compute);
     free(r->rank_ids);
-    vp_strmap_free(r->names);
     free(r);
 }
 
