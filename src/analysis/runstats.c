@@ -16,6 +16,7 @@
 #include "vprof/intervals.h"
 #include "vprof/kernels.h"
 #include "vprof/memevents.h"
+#include "vprof/mfu.h"
 #include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/runstats.h"
@@ -64,10 +65,6 @@ const vp_metric *vp_run_metric_catalogue(void)
     return catalogue;
 }
 
-typedef struct step_time {
-    long number;
-    int64_t dur;   /* the longest rank's */
-} step_time;
 
 struct vp_run {
     vp_metric *m;
@@ -75,8 +72,9 @@ struct vp_run {
     vp_kernels km;           /* per-name totals, as vprof kernels groups them */
     vp_kernel_total *k;      /* after vp_run_finish: km's, sorted */
     size_t nk;
-    step_time *st;
-    size_t nst, capst;
+    vp_step_times steps;     /* selected steps, the longest rank's time each */
+    double mfu_step;         /* after vp_run_finish: vp_mfu_step_median */
+    long world;              /* the largest distributedInfo.world_size, 0: none */
     char device[128];
     int gpus;
     int dp_seen;             /* a file had deviceProperties while device was "" */
@@ -122,17 +120,7 @@ static vp_kgroup *kernel_group(vp_run *r, uint32_t name)
 
 static void add_step(vp_run *r, long number, int64_t dur)
 {
-    for (size_t i = 0; i < r->nst; i++)
-        if (r->st[i].number == number) {
-            if (dur > r->st[i].dur)
-                r->st[i].dur = dur;
-            return;
-        }
-    if (r->nst == r->capst) {
-        r->capst = r->capst ? r->capst * 2 : 64;
-        r->st = vp_realloc(r->st, r->capst * sizeof *r->st);
-    }
-    r->st[r->nst++] = (step_time){number, dur};
+    vp_step_times_add(&r->steps, number, dur, 1);
 }
 
 static int span_is(vp_span s, const char *lit)
@@ -167,6 +155,10 @@ typedef struct file_state {
 
 static void read_device_properties(vp_run *r, const cJSON *meta)
 {
+    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
+    if (cJSON_IsNumber(ws) && ws->valuedouble >= 1 && (long)ws->valuedouble > r->world)
+        r->world = (long)ws->valuedouble;
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
     if (!cJSON_IsArray(dp) || r->device[0])
         return;
@@ -435,7 +427,7 @@ static int cmp_kernel(const void *a, const void *b)
 
 static int cmp_step_dur(const void *a, const void *b)
 {
-    const step_time *x = a, *y = b;
+    const vp_step_time *x = a, *y = b;
     return (x->dur > y->dur) - (x->dur < y->dur);
 }
 
@@ -465,13 +457,14 @@ void vp_run_finish(vp_run *r)
     vp_run_set(r, "ranks", (double)r->nranks);
     if (!r->ascend || r->dp_seen)   /* no deviceProperties in an Ascend trace */
         vp_run_set(r, "gpus", (double)r->gpus);
-    vp_run_set(r, "steps", (double)r->nst);
-    if (r->nst) {
-        int64_t *d = vp_malloc(r->nst * sizeof *d);
-        for (size_t i = 0; i < r->nst; i++)
-            d[i] = r->st[i].dur;
+    vp_run_set(r, "steps", (double)r->steps.n);
+    r->mfu_step = vp_mfu_step_median(&r->steps, NULL, NULL);
+    if (r->steps.n) {
+        int64_t *d = vp_malloc(r->steps.n * sizeof *d);
+        for (size_t i = 0; i < r->steps.n; i++)
+            d[i] = r->steps.st[i].dur;
         vp_summary s;
-        vp_summarize(d, r->nst, &s);
+        vp_summarize(d, r->steps.n, &s);
         free(d);
         vp_run_set(r, "step.median", s.median);
         vp_run_set(r, "step.mean", s.mean);
@@ -547,8 +540,8 @@ void vp_run_finish(vp_run *r)
     }
     if (r->nk)
         qsort(r->k, r->nk, sizeof *r->k, cmp_kernel);
-    if (r->nst)
-        qsort(r->st, r->nst, sizeof *r->st, cmp_step_dur);
+    if (r->steps.n)
+        qsort(r->steps.st, r->steps.n, sizeof *r->steps.st, cmp_step_dur);
 }
 
 vp_run *vp_run_new(void)
@@ -585,10 +578,10 @@ void vp_run_save(const vp_run *r, vp_buf *b)
         vp_put_i64(b, g ? g->agg_n : 0);
         vp_put_u64(b, (uint64_t)kn->cls);
     }
-    vp_put_u64(b, r->nst);
-    for (size_t i = 0; i < r->nst; i++) {
-        vp_put_i64(b, r->st[i].number);
-        vp_put_i64(b, r->st[i].dur);
+    vp_put_u64(b, r->steps.n);
+    for (size_t i = 0; i < r->steps.n; i++) {
+        vp_put_i64(b, r->steps.st[i].number);
+        vp_put_i64(b, r->steps.st[i].dur);
     }
     vp_put_str(b, r->device, strlen(r->device));
     vp_put_u64(b, (uint64_t)r->dp_seen);
@@ -607,6 +600,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_i64(b, r->peak_alloc);
     vp_put_i64(b, r->peak_reserved);
     vp_put_u64(b, (uint64_t)r->ascend);
+    vp_put_i64(b, r->world);
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -670,6 +664,9 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         r->peak_reserved = pr;
     if (vp_get_u64(&d))
         r->ascend = 1;
+    long world = (long)vp_get_i64(&d);
+    if (world > r->world)
+        r->world = world;
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -684,7 +681,7 @@ void vp_run_free(vp_run *r)
     vp_kernels_free(&r->km);
     free(r->k);
     free(r->m);
-    free(r->st);
+    vp_step_times_free(&r->steps);
     free(r->rank_compute);
     free(r->rank_ids);
     free(r);
@@ -766,4 +763,14 @@ const char *vp_run_device(const vp_run *r)
 int vp_run_device_count(const vp_run *r)
 {
     return r->gpus;
+}
+
+double vp_run_mfu_step(const vp_run *r)
+{
+    return r->mfu_step;
+}
+
+long vp_run_world(const vp_run *r)
+{
+    return r->world;
 }

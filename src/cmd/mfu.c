@@ -10,6 +10,7 @@
 
 #include "cmd/cli.h"
 #include "vprof/flops.h"
+#include "vprof/mfu.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
 #include "vprof/table.h"
@@ -18,11 +19,12 @@
 #include "vprof/util.h"
 
 const char cmd_mfu_usage[] =
-    "usage: vprof mfu [options] [TRACE]\n"
+    "usage: vprof mfu [options] [TRACE...]\n"
     "\n"
     "Model FLOPs utilization: the model's parameters and FLOPs per token, and with a\n"
     "step time the achieved TFLOP/s per GPU and MFU. The model comes from a Hugging\n"
-    "Face config.json; the step time from TRACE's ProfilerStep#N spans (median), a\n"
+    "Face config.json; the step time from TRACE's ProfilerStep#N spans (median; several\n"
+    "traces are the ranks of one run: a step takes its longest rank's time), a\n"
     "training log (--log) or --step-time; the accelerator from the trace's\n"
     "deviceProperties, --gpu or --peak-tflops.\n"
     "\n"
@@ -44,7 +46,7 @@ const char cmd_mfu_usage[] =
     "  --tokens-per-sec N   measured tokens per second per GPU (no step time needed)\n"
     "  --log FILE           Megatron-LM / MindSpeed-LLM or key=value training log\n"
     "  --steps A:B          which ProfilerStep#N of TRACE to use (as vprof kernels)\n"
-    "  --world-size N       GPUs in the job (default: the trace's distributedInfo)\n"
+    VP_WORLD_SIZE_USAGE
     "  --gpu NAME           the accelerator, e.g. \"H100 SXM\", \"910B3\" (see docs/mfu.md)\n"
     "  --peak-tflops X      dense peak TFLOP/s per device, instead of the table\n"
     "  --dtype D            bf16 (default), fp16 or fp8 peak\n"
@@ -362,153 +364,92 @@ typedef struct rate {
     vp_table *steps;        /* the steps or iterations table */
 } rate;
 
-static int is_step_event(const vp_event *ev)
+/* The steps table, and the step time into r: vprof/mfu.h's median. */
+static int steps_median(const vp_mfu_traces *tr, const char *what, rate *r, vp_buf *note)
 {
-    return ev->ph == 'X' && ev->name.n > 13 && memcmp(ev->name.p, "ProfilerStep#", 13) == 0;
-}
-
-/* The median of the selected steps, the first flagged (and left out) when
- * it is an outlier: more than 20% off the median of the others, as a
- * warm-up step or one that includes the profiler's start is. */
-static int steps_median(mfu *m, vp_steps *steps, const char *path, rate *r, vp_buf *note)
-{
-    size_t n = vp_steps_count(steps);
-    if (n == 0)
+    const vp_step_times *s = &tr->steps;
+    if (s->n == 0)
         return vp_usage_error("mfu", "%s has no ProfilerStep#N annotations: give the step time "
-                              "with --step-time", path);
-    size_t chosen = n;
-    if (m->has_steps)
-        chosen = vp_steps_select(steps, &m->steps);
-    else {
-        vp_step_range all = {0};
-        vp_steps_select(steps, &all);
-    }
-    if (chosen == 0)
+                              "with --step-time", what);
+    size_t used = 0;
+    for (size_t i = 0; i < s->n; i++)
+        used += s->st[i].used != 0;
+    if (used == 0)
         return vp_usage_error("mfu", "--steps selects none of the steps in %s (ProfilerStep#%ld to "
-                              "#%ld)", path, vp_steps_number(steps, 0), vp_steps_number(steps, n - 1));
-    int64_t *d = vp_malloc(n * sizeof *d);
-    size_t *idx = vp_malloc(n * sizeof *idx);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t a, b;
-        if (vp_steps_window(steps, i, &a, &b) == 1) {
-            idx[k] = i;
-            d[k++] = b - a;
-        }
-    }
-    int first_out = 0;
-    if (k >= 3) {
-        int64_t *rest = vp_malloc((k - 1) * sizeof *rest);
-        memcpy(rest, d + 1, (k - 1) * sizeof *rest);
-        vp_summary s;
-        vp_summarize(rest, k - 1, &s);
-        free(rest);
-        first_out = fabs((double)d[0] - s.median) > 0.2 * s.median;
-    }
+                              "#%ld)", what, s->st[0].number, s->st[s->n - 1].number);
+    size_t counted;
+    long out;
+    double median = vp_mfu_step_median(s, &counted, &out);
     vp_table *t = vp_table_new("steps");
     vp_table_add_col(t, "Step", VP_COL_INT, 0);
     vp_table_add_col(t, "Duration", VP_COL_NS, 0);
     vp_table_add_col(t, "Used", VP_COL_TEXT, 0);
-    for (size_t i = 0, j = 0; i < n; i++) {
-        int64_t a, b;
-        int sel = vp_steps_window(steps, i, &a, &b);
+    for (size_t i = 0; i < s->n; i++) {
         size_t row = vp_table_add_row(t);
-        vp_table_set_int(t, row, 0, vp_steps_number(steps, i));
-        vp_table_set_int(t, row, 1, b - a);
-        const char *used = "no (not in --steps)";
-        if (sel == 1)
-            used = j++ == 0 && first_out ? "no (first step, outlier)" : "yes";
-        vp_table_set_text(t, row, 2, used);
+        vp_table_set_int(t, row, 0, s->st[i].number);
+        vp_table_set_int(t, row, 1, s->st[i].dur);
+        vp_table_set_text(t, row, 2, !s->st[i].used       ? "no (not in --steps)"
+                                     : (long)i == out ? "no (first step, outlier)"
+                                                      : "yes");
     }
-    vp_summary s;
-    vp_summarize(d + first_out, k - (size_t)first_out, &s);
-    r->step_time = s.median / 1e9;
+    r->step_time = median / 1e9;
     r->steps = t;
-    vp_buf_printf(note, "step time: median of %zu ProfilerStep spans in %s", k - (size_t)first_out,
-                  path);
-    if (first_out)
-        vp_buf_printf(note, " (the first, #%ld, is an outlier and left out)",
-                      vp_steps_number(steps, idx[0]));
-    free(d);
-    free(idx);
+    vp_buf_printf(note, "step time: median of %zu ProfilerStep spans in %s", counted, what);
+    if (out >= 0)
+        vp_buf_printf(note, " (the first, #%ld, is an outlier and left out)", s->st[out].number);
     return VP_EXIT_OK;
 }
 
-/* Reads the trace: its steps, deviceProperties and distributedInfo. */
-static int read_trace(mfu *m, rate *r, vp_buf *notes, char **device)
+/* Reads the traces (the ranks of one run): their steps, deviceProperties
+ * and distributedInfo. */
+static int read_traces(mfu *m, char *const *paths, size_t n, rate *r, vp_buf *notes,
+                       char **device)
 {
-    vp_error err = {0};
-    vp_trace_opts topts = {.partial = m->common.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(m->trace_path, &topts, &err);
-    if (!t) {
-        vp_error_print(&err);
-        return VP_EXIT_INPUT;
-    }
-    vp_steps *steps = vp_steps_new();
-    vp_event ev;
-    int rc;
-    while ((rc = vp_trace_next(t, &ev, &err)) == 1)
-        if (is_step_event(&ev))
-            vp_steps_observe(steps, &ev);
+    vp_mfu_traces tr = {0};
     int status = VP_EXIT_OK;
-    if (rc < 0) {
-        vp_error_print(&err);
-        status = VP_EXIT_INPUT;
-        goto out;
-    }
-    const char *name = vp_trace_name(t);
-    const cJSON *meta = vp_trace_meta(t);
-    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
-    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
-    if (m->world_size) {
-        r->world_size = m->world_size;
-        vp_buf_printf(notes, "world size: %lld (--world-size)\n", (long long)r->world_size);
-    } else if (cJSON_IsNumber(ws) && ws->valuedouble >= 1) {
-        r->world_size = (int64_t)ws->valuedouble;
-        vp_buf_printf(notes, "world size: %lld (distributedInfo.world_size)\n",
-                      (long long)r->world_size);
-    } else if (!di) {
-        r->world_size = 1;
-        vp_buf_printf(notes, "world size: 1 (no distributedInfo: a single process; "
-                      "--world-size says otherwise)\n");
-    } else if (!m->tokens_per_sec) {
-        status = vp_usage_error("mfu", "%s: distributedInfo has no world_size: give the number of "
-                                "GPUs with --world-size", name);
-        goto out;
-    }
-    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
-    const cJSON *dev0 = cJSON_GetArrayItem(devs, 0);
-    const cJSON *dname = cJSON_GetObjectItemCaseSensitive(dev0, "name");
-    if (cJSON_IsString(dname)) {
-        *device = vp_strdup(dname->valuestring);
-        const cJSON *d;
-        cJSON_ArrayForEach(d, devs) {
-            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(d, "name");
-            if (cJSON_IsString(nm) && strcmp(nm->valuestring, dname->valuestring) != 0) {
-                vp_warn("%s: deviceProperties lists different devices (%s, %s): the first is "
-                        "used; --gpu chooses", name, dname->valuestring, nm->valuestring);
-                break;
-            }
+    for (size_t i = 0; i < n; i++) {
+        vp_error err = {0};
+        if (vp_mfu_read_trace(&tr, paths[i], m->has_steps ? &m->steps : NULL, m->common.partial,
+                              &err) != 0) {
+            vp_error_print(&err);
+            vp_mfu_traces_free(&tr);
+            return VP_EXIT_INPUT;
         }
     }
+    char what[64];
+    snprintf(what, sizeof what, "%zu traces", n);
+    vp_world_from from;
+    r->world_size = vp_world_size(m->world_size, tr.world, tr.ranks, &from);
+    if (from == VP_WORLD_FLAG)
+        vp_buf_printf(notes, "world size: %lld (--world-size)\n", (long long)r->world_size);
+    else if (from == VP_WORLD_DISTRIBUTED)
+        vp_buf_printf(notes, "world size: %lld (distributedInfo.world_size)\n",
+                      (long long)r->world_size);
+    else if (n == 1)
+        vp_buf_printf(notes, "world size: 1 (no distributedInfo: a single process; "
+                      "--world-size says otherwise)\n");
+    else
+        vp_buf_printf(notes, "world size: %lld (the traces read, no distributedInfo; "
+                      "--world-size says otherwise)\n", (long long)r->world_size);
+    *device = tr.device;
+    tr.device = NULL;
+    const char *name = n == 1 ? tr.first_name : what;
     if (m->step_time) {
         r->step_time = m->step_time;
         vp_buf_printf(notes, "step time: --step-time (the trace's steps are listed)\n");
         vp_buf b = {0};
         rate tmp = {0};
-        if (vp_steps_count(steps) && steps_median(m, steps, name, &tmp, &b) == VP_EXIT_OK)
+        if (tr.steps.n && steps_median(&tr, name, &tmp, &b) == VP_EXIT_OK)
             r->steps = tmp.steps;
         vp_buf_free(&b);
     } else if (!m->tokens_per_sec) {
         vp_buf b = {0};
-        status = steps_median(m, steps, name, r, &b);
+        status = steps_median(&tr, name, r, &b);
         if (status == VP_EXIT_OK)
             vp_buf_printf(notes, "%s\n", vp_buf_cstr(&b));
         vp_buf_free(&b);
     }
-out:
-    vp_steps_free(steps);
-    vp_trace_close(t);
+    vp_mfu_traces_free(&tr);
     return status;
 }
 
@@ -576,7 +517,7 @@ static int read_log(mfu *m, const vp_trainlog *log, rate *r, vp_buf *notes)
                     per_step = gbs * seq;
             }
             if (per_step && world > 0)
-                tok = (double)per_step / rec->time_s / (double)world;
+                tok = vp_mfu_tokens_per_gpu((double)per_step, rec->time_s, world);
             else if (!per_step) {
                 free(times);
                 free(toks);
@@ -613,7 +554,7 @@ static int read_log(mfu *m, const vp_trainlog *log, rate *r, vp_buf *notes)
                 continue;
             double tf = tok * m->flops[c].total;
             vp_table_set_double(t, row, c_tf[c], tf / 1e12);
-            vp_table_set_double(t, row, c_mfu[c], 100 * tf / peak_flops(m));
+            vp_table_set_double(t, row, c_mfu[c], vp_mfu_pct(tok, m->flops[c].total, m->peak));
             if (c == cmp && !isnan(rec->tflops))
                 vp_table_set_double(t, row, c_diff, 100 * (rec->tflops * 1e12 - tf) / tf);
         }
@@ -696,7 +637,7 @@ static vp_table *mfu_table(const mfu *m, const rate *r, const char *notes)
         vp_table_set_double(t, row, c_gf, f->total / 1e9);
         vp_table_set_double(t, row, c_tf, achieved / 1e12);
         vp_table_set_double(t, row, c_peak, m->peak);
-        vp_table_set_double(t, row, c_mfu, 100 * achieved / peak_flops(m));
+        vp_table_set_double(t, row, c_mfu, vp_mfu_pct(r->tokens_per_gpu, f->total, m->peak));
         if (c_hfu >= 0)
             vp_table_set_double(t, row, c_hfu,
                                 100 * r->tokens_per_gpu * vp_flops_hardware(f, m->recompute) /
@@ -914,11 +855,6 @@ int cmd_mfu(int argc, char **argv)
     }
     m.steps = m.common.steps;
     m.has_steps = m.common.has_steps;
-    if (argc - optind > 1) {
-        vp_usage_error("mfu", "one trace at a time (found %d): the step time is one rank's",
-                       argc - optind);
-        goto out;
-    }
     if (optind < argc)
         m.trace_path = argv[optind];
     if (m.trace_path && m.log_path) {
@@ -971,7 +907,8 @@ int cmd_mfu(int argc, char **argv)
     }
 
     rate r = {.step_time = NAN, .tokens_per_gpu = NAN};
-    if (m.trace_path && (status = read_trace(&m, &r, &notes, &device)) != VP_EXIT_OK) {
+    if (m.trace_path && (status = read_traces(&m, argv + optind, (size_t)(argc - optind), &r,
+                                              &notes, &device)) != VP_EXIT_OK) {
         if (r.steps)
             vp_table_free(r.steps);
         goto out;
@@ -1011,7 +948,7 @@ int cmd_mfu(int argc, char **argv)
                 goto out;
             }
             r.tokens_per_step = per_step;
-            r.tokens_per_gpu = (double)per_step / r.step_time / (double)r.world_size;
+            r.tokens_per_gpu = vp_mfu_tokens_per_gpu((double)per_step, r.step_time, r.world_size);
             vp_buf_printf(&notes, "tokens per step: %lld (%s)\n", (long long)per_step,
                           m.tokens_per_step ? "--tokens-per-step"
                           : m.global_batch  ? "--global-batch x --seq-len"
