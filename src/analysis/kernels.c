@@ -787,7 +787,9 @@ void vp_kernels_finish(vp_kernels *k, vp_ksort key)
             free(g->samples);
             continue;
         }
-        g->rank = g->key.mrank ? g->key.mrank - 1 : k->ranks[g->key.file];
+        g->rank = g->key.mrank                         ? g->key.mrank - 1
+                  : (size_t)g->key.file < k->nfiles ? k->ranks[g->key.file]
+                                                     : -1;   /* filled kernel by kernel */
         vp_summarize(g->samples, g->n, &g->sum);
         add_aggregate_sum(&g->sum, g->agg_n, g->agg_total, g->agg_min, g->agg_max);
         grand += g->sum.total;
