@@ -11,6 +11,7 @@
 
 #include "vprof/error.h"
 #include "vprof/steps.h"
+#include "vprof/trainlog.h"
 
 /* The help line of --world-size, the same in every command that has it. */
 #define VP_WORLD_SIZE_USAGE \
@@ -72,5 +73,30 @@ void vp_mfu_traces_free(vp_mfu_traces *t);
 double vp_mfu_tokens_per_gpu(double tokens_per_step, double step_s, long world);
 /* MFU in percent of flops_per_token at that rate against peak TFLOP/s. */
 double vp_mfu_pct(double tokens_per_gpu, double flops_per_token, double peak_tflops);
+
+/* A training log's iterations (docs/mfu.md): each record's tokens per
+ * second per GPU, from its throughput, or from its time and the tokens
+ * per step (tokens_per_step, else global_batch x seq_len, each else the
+ * log's), over the world size (world_flag, else the log's). */
+typedef struct vp_mfu_log {
+    double *tokens_per_gpu;   /* per record; NAN: neither a rate nor a time */
+    double step_time;         /* median seconds of the records with a time; NAN: none */
+    double median_tokens;     /* median of the rates */
+    size_t rated;             /* records with a rate */
+    long world;               /* 0: not known */
+    vp_world_from world_from;
+} vp_mfu_log;
+
+/* 0, or -1 with err set (status 2) saying what is missing. */
+int vp_mfu_log_rates(const vp_trainlog *log, const char *path, long world_flag,
+                     int64_t tokens_per_step, int64_t global_batch, int64_t seq_len,
+                     vp_mfu_log *out, vp_error *err);
+void vp_mfu_log_free(vp_mfu_log *l);
+
+/* Document lengths (--seqlens): numbers separated by white space or
+ * commas, '#' to the end of a line a comment; "-" is standard input.
+ * Their sum, sum of squares and count; -1 with err set (status 3). */
+int vp_seqlens_read(const char *path, double *tokens, double *sq_sum, int64_t *docs,
+                    vp_error *err);
 
 #endif

@@ -197,3 +197,93 @@ double vp_mfu_pct(double tokens_per_gpu, double flops_per_token, double peak_tfl
 {
     return 100 * (tokens_per_gpu * flops_per_token) / (peak_tflops * 1e12);
 }
+
+static double median_of(double *v, size_t n)
+{
+    /* Few values (log lines): insertion sort. */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int vp_mfu_log_rates(const vp_trainlog *log, const char *path, long world_flag,
+                     int64_t tokens_per_step, int64_t global_batch, int64_t seq_len,
+                     vp_mfu_log *out, vp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    long world = vp_world_size(world_flag, (long)log->world_size, 0, &out->world_from);
+    out->world = world;
+    out->tokens_per_gpu = vp_malloc((log->n + 1) * sizeof *out->tokens_per_gpu);
+    double *times = vp_malloc((log->n + 1) * sizeof *times);
+    double *toks = vp_malloc((log->n + 1) * sizeof *toks);
+    size_t nt = 0, nk = 0;
+    int rc = 0;
+    for (size_t i = 0; i < log->n && rc == 0; i++) {
+        const vp_iter_rec *rec = &log->recs[i];
+        double tok = NAN;
+        int need_world = 0;
+        if (!isnan(rec->tokens_per_s)) {
+            if (rec->tokens_per_gpu)
+                tok = rec->tokens_per_s;
+            else if (world > 0)
+                tok = rec->tokens_per_s / (double)world;
+            else
+                need_world = 1;
+        } else if (!isnan(rec->time_s) && rec->time_s > 0) {
+            int64_t per_step = tokens_per_step;
+            if (!per_step) {
+                int64_t gbs = global_batch              ? global_batch
+                              : rec->global_batch > 0 ? rec->global_batch
+                                                      : log->global_batch;
+                int64_t seq = seq_len ? seq_len : log->seq_length;
+                if (gbs > 0 && seq > 0)
+                    per_step = gbs * seq;
+            }
+            if (per_step && world > 0) {
+                tok = vp_mfu_tokens_per_gpu((double)per_step, rec->time_s, world);
+            } else if (!per_step) {
+                vp_error_set(err, VP_EXIT_USAGE,
+                             "%s:%ld: tokens per iteration unknown: give --tokens-per-step, or "
+                             "--global-batch and --seq-len",
+                             path, rec->line);
+                rc = -1;
+            } else {
+                need_world = 1;
+            }
+        }
+        if (need_world) {
+            vp_error_set(err, VP_EXIT_USAGE,
+                         "%s: the log does not say how many GPUs ran the job: give --world-size",
+                         path);
+            rc = -1;
+        }
+        if (!isnan(rec->time_s))
+            times[nt++] = rec->time_s;
+        out->tokens_per_gpu[i] = tok;
+        if (!isnan(tok))
+            toks[nk++] = tok;
+    }
+    out->step_time = nt ? median_of(times, nt) : NAN;
+    out->median_tokens = nk ? median_of(toks, nk) : NAN;
+    out->rated = nk;
+    free(times);
+    free(toks);
+    if (rc == 0 && !nk) {
+        vp_error_set(err, VP_EXIT_USAGE,
+                     "%s: no iteration lines with a time or a throughput (docs/mfu.md lists the "
+                     "forms read)",
+                     path);
+        rc = -1;
+    }
+    return rc;
+}
+
+void vp_mfu_log_free(vp_mfu_log *l)
+{
+    free(l->tokens_per_gpu);
+    memset(l, 0, sizeof *l);
+}
