@@ -578,7 +578,7 @@ cd "$DATA/hta" || exit 1
 same_mfu 41.19403466370539 --model ../models/llama-3-8b.json --seq-len 4096 \
     --tokens-per-step 196608 --peak-tflops 312 trace_filter_rank-0.json.gz
 
-case_ 'mfu and summary agree: trace_filter ranks 0 and 1 (a step is its longest rank\'s)'
+case_ "mfu and summary agree: trace_filter ranks 0 and 1 (a step is its longest rank's)"
 same_mfu 40.9178762503013 --model ../models/llama-3-8b.json --seq-len 4096 \
     --tokens-per-step 196608 --peak-tflops 312 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 
