@@ -27,6 +27,7 @@ set(USES_capture base input capture)
 set(USES_views base input analyses views)
 set(USES_cli base input analyses capture views cli)
 set(HEADER_units base)
+set(HEADER_mfu analyses)      # src/flops/runmfu.c and seqlens.c implement it
 
 if(NOT ROOT)
   message(FATAL_ERROR "check_layers: give -DROOT=<source dir>")
@@ -54,6 +55,10 @@ function(layer_of_header stem out)
     return()
   endif()
   file(GLOB own RELATIVE ${ROOT}/src ${ROOT}/src/*/${stem}.c)
+  # include/vprof/ holds the library's headers only: a command file of the
+  # same name (cmd/kernels.c beside analysis/kernels.c, cmd/mfu.c beside
+  # vprof/mfu.h) never owns one.
+  list(FILTER own EXCLUDE REGEX "^cmd/")
   if(own)
     list(GET own 0 first)
     get_filename_component(dir ${first} DIRECTORY)

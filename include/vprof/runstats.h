@@ -54,7 +54,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 2
+#define VP_RUN_PART_VERSION 3
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -87,6 +87,10 @@ int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count);
 long vp_run_rank(const vp_run *r, size_t i);  /* the rank of the i-th file read */
 const char *vp_run_device(const vp_run *r);   /* deviceProperties[0].name, or "" */
 int vp_run_device_count(const vp_run *r);     /* GPUs seen (deviceProperties, else pids) */
+/* The largest distributedInfo.world_size of the files, 0 when none has one. */
+long vp_run_world(const vp_run *r);
+/* After vp_run_finish: the step time MFU uses (vprof/mfu.h), ns; 0: no step. */
+double vp_run_mfu_step(const vp_run *r);
 /* 1 when the run is an Ascend profile (an Ascend directory, or a trace
  * with Ascend Hardware tracks): findings then name HCCL, AI Core, NPU. */
 int vp_run_is_ascend(const vp_run *r);
@@ -100,7 +104,7 @@ typedef struct vp_run_mfu_opts {
     double tokens_per_step;   /* global: all ranks together */
     double seq_len;
     double peak_tflops;       /* 0: from the device name */
-    long world_size;          /* 0: the ranks read */
+    long world_size;          /* 0: vp_world_size's rule (vprof/mfu.h) */
 } vp_run_mfu_opts;
 
 /* 0, or -1 with err set: status 2 for a missing input (the message names

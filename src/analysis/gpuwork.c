@@ -6,6 +6,7 @@
 #include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
+#include "vprof/npu_task.h"
 #include "vprof/util.h"
 
 void vp_gpuwork_init(vp_gpuwork *w)
@@ -86,13 +87,12 @@ static long observe_npu(vp_gpuwork *w, const vp_event *ev, vp_npu_role role)
         vp_json_get_many(ev->args, keys, 2, vals);
     vp_kclass cls = VP_CLASS_COMM;
     uint16_t flags = VP_GPU_F_BY_TIME;
+    vp_gpu_kind kind = VP_GPU_KERNEL;
     if (role == VP_NPU_HARDWARE) {
-        vp_span ty = vals[0];
-        if (vp_json_is_string(ty))
-            ty.p++, ty.n -= 2;
-        else
-            ty.n = 0;
-        cls = vp_npu_classify(ty.p, ty.n, ev->name.p, ev->name.n);
+        vp_span ty = vp_npu_task_type(vals[0]);
+        vp_npu_task task = vp_npu_task_of(ty.p, ty.n, ev->name.p, ev->name.n);
+        cls = task.cls;
+        kind = task.kind;
         if (cls == VP_CLASS_COMM)
             flags |= VP_GPU_F_NPU_TASK_COMM;
     } else {
@@ -110,9 +110,7 @@ static long observe_npu(vp_gpuwork *w, const vp_event *ev, vp_npu_role role)
     g->stream = stream >= INT32_MIN && stream <= INT32_MAX ? (int32_t)stream : -1;
     g->step = -1;
     g->cls = (uint8_t)cls;
-    g->kind = (uint8_t)(cls == VP_CLASS_MEMORY ? VP_GPU_MEMCPY
-                        : cls == VP_CLASS_SYNC ? VP_GPU_SYNC
-                                               : VP_GPU_KERNEL);
+    g->kind = (uint8_t)kind;
     g->flags = flags;
     g->aux = UINT32_MAX;
     return (long)w->n++;

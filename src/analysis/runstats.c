@@ -17,7 +17,9 @@
 #include "vprof/classify.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
+#include "vprof/kernels.h"
 #include "vprof/memevents.h"
+#include "vprof/mfu.h"
 #include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/runstats.h"
@@ -66,19 +68,16 @@ const vp_metric *vp_run_metric_catalogue(void)
     return catalogue;
 }
 
-typedef struct step_time {
-    long number;
-    int64_t dur;   /* the longest rank's */
-} step_time;
 
 struct vp_run {
     vp_metric *m;
     size_t nm;
-    vp_strmap *names;        /* kernel name -> index + 1 */
-    vp_kernel_total *k;
-    size_t nk, capk;
-    step_time *st;
-    size_t nst, capst;
+    vp_kernels km;           /* per-name totals, as vprof kernels groups them */
+    vp_kernel_total *k;      /* after vp_run_finish: km's, sorted */
+    size_t nk;
+    vp_step_times steps;     /* selected steps, the longest rank's time each */
+    double mfu_step;         /* after vp_run_finish: vp_mfu_step_median */
+    long world;              /* the largest distributedInfo.world_size, 0: none */
     char device[128];
     int gpus;
     int dp_seen;             /* a file had deviceProperties while device was "" */
@@ -112,32 +111,19 @@ void vp_run_set(vp_run *r, const char *name, double value)
 
 static uint32_t kernel_index(vp_run *r, const vp_span name, int cls)
 {
-    int inserted;
-    void **slot = vp_strmap_upsert(r->names, name.p, name.n, &inserted);
-    if (!inserted)
-        return (uint32_t)((uintptr_t)*slot - 1);
-    if (r->nk == r->capk) {
-        r->capk = r->capk ? r->capk * 2 : 256;
-        r->k = vp_realloc(r->k, r->capk * sizeof *r->k);
-    }
-    r->k[r->nk] = (vp_kernel_total){vp_strndup(name.p, name.n), 0, 0, cls};
-    *slot = (void *)(uintptr_t)(r->nk + 1);
-    return (uint32_t)r->nk++;
+    return vp_kernels_name(&r->km, name.p, name.n, (vp_kclass)cls, VP_GPU_KERNEL);
+}
+
+/* The group of a kernel name: its totals are its aggregate. */
+static vp_kgroup *kernel_group(vp_run *r, uint32_t name)
+{
+    uint32_t gi = vp_kernels_group(&r->km, 0, name, -1, -1, -1, 0, 0);
+    return &r->km.groups[gi];
 }
 
 static void add_step(vp_run *r, long number, int64_t dur)
 {
-    for (size_t i = 0; i < r->nst; i++)
-        if (r->st[i].number == number) {
-            if (dur > r->st[i].dur)
-                r->st[i].dur = dur;
-            return;
-        }
-    if (r->nst == r->capst) {
-        r->capst = r->capst ? r->capst * 2 : 64;
-        r->st = vp_realloc(r->st, r->capst * sizeof *r->st);
-    }
-    r->st[r->nst++] = (step_time){number, dur};
+    vp_step_times_add(&r->steps, number, dur, 1);
 }
 
 static int span_is(vp_span s, const char *lit)
@@ -172,6 +158,10 @@ typedef struct file_state {
 
 static void read_device_properties(vp_run *r, const cJSON *meta)
 {
+    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
+    if (cJSON_IsNumber(ws) && ws->valuedouble >= 1 && (long)ws->valuedouble > r->world)
+        r->world = (long)ws->valuedouble;
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
     if (!cJSON_IsArray(dp) || r->device[0])
         return;
@@ -231,8 +221,9 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
         const vp_gpu_ev *g = &f->w.ev[i];
         if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
             continue;
-        r->k[g->aux].total += g->end - g->start;
-        r->k[g->aux].count++;
+        int64_t dur = g->end - g->start;
+        vp_kernels_add_aggregate(&r->km, vp_kernels_group(&r->km, 0, g->aux, -1, -1, -1, 0, 0),
+                                 1, dur, dur, dur);
         r->kernels++;
         int64_t lts, ldur;
         if (g->corr >= 0 && vp_steps_launch(f->w.steps, g->corr, &lts, &ldur) &&
@@ -439,7 +430,7 @@ static int cmp_kernel(const void *a, const void *b)
 
 static int cmp_step_dur(const void *a, const void *b)
 {
-    const step_time *x = a, *y = b;
+    const vp_step_time *x = a, *y = b;
     return (x->dur > y->dur) - (x->dur < y->dur);
 }
 
@@ -469,13 +460,14 @@ void vp_run_finish(vp_run *r)
     vp_run_set(r, "ranks", (double)r->nranks);
     if (!r->ascend || r->dp_seen)   /* no deviceProperties in an Ascend trace */
         vp_run_set(r, "gpus", (double)r->gpus);
-    vp_run_set(r, "steps", (double)r->nst);
-    if (r->nst) {
-        int64_t *d = vp_malloc(r->nst * sizeof *d);
-        for (size_t i = 0; i < r->nst; i++)
-            d[i] = r->st[i].dur;
+    vp_run_set(r, "steps", (double)r->steps.n);
+    r->mfu_step = vp_mfu_step_median(&r->steps, NULL, NULL);
+    if (r->steps.n) {
+        int64_t *d = vp_malloc(r->steps.n * sizeof *d);
+        for (size_t i = 0; i < r->steps.n; i++)
+            d[i] = r->steps.st[i].dur;
         vp_summary s;
-        vp_summarize(d, r->nst, &s);
+        vp_summarize(d, r->steps.n, &s);
         free(d);
         vp_run_set(r, "step.median", s.median);
         vp_run_set(r, "step.mean", s.mean);
@@ -496,6 +488,15 @@ void vp_run_finish(vp_run *r)
     if (r->comm)
         vp_run_set(r, "comm.overlap_pct", pct(r->overlap, r->comm));
     vp_run_set(r, "kernels.count", (double)r->kernels);
+    free(r->k);
+    r->nk = r->km.nnames;
+    r->k = vp_malloc((r->nk ? r->nk : 1) * sizeof *r->k);
+    for (size_t i = 0; i < r->nk; i++) {
+        const vp_kname *kn = &r->km.knames[i];
+        const vp_kgroup *g = kn->group == UINT32_MAX ? NULL : &r->km.groups[kn->group];
+        r->k[i] = (vp_kernel_total){kn->text, g ? g->agg_total : 0, g ? g->agg_n : 0,
+                                    (int)kn->cls};
+    }
     int64_t ktotal = 0, gemm = 0, fp32 = 0, attn = 0;
     int flash = 0;
     for (size_t i = 0; i < r->nk; i++) {
@@ -542,14 +543,15 @@ void vp_run_finish(vp_run *r)
     }
     if (r->nk)
         qsort(r->k, r->nk, sizeof *r->k, cmp_kernel);
-    if (r->nst)
-        qsort(r->st, r->nst, sizeof *r->st, cmp_step_dur);
+    if (r->steps.n)
+        qsort(r->steps.st, r->steps.n, sizeof *r->steps.st, cmp_step_dur);
 }
 
 vp_run *vp_run_new(void)
 {
     vp_run *r = vp_calloc(1, sizeof *r);
-    r->names = vp_strmap_new();
+    vp_kernels_opts ko = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1};
+    vp_kernels_init(&r->km, &ko);
     return r;
 }
 
@@ -570,17 +572,19 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * keeps between its files, in the order it was first seen. */
 void vp_run_save(const vp_run *r, vp_buf *b)
 {
-    vp_put_u64(b, r->nk);
-    for (size_t i = 0; i < r->nk; i++) {
-        vp_put_str(b, r->k[i].name, strlen(r->k[i].name));
-        vp_put_i64(b, r->k[i].total);
-        vp_put_i64(b, r->k[i].count);
-        vp_put_u64(b, (uint64_t)r->k[i].cls);
+    vp_put_u64(b, r->km.nnames);
+    for (size_t i = 0; i < r->km.nnames; i++) {
+        const vp_kname *kn = &r->km.knames[i];
+        const vp_kgroup *g = kn->group == UINT32_MAX ? NULL : &r->km.groups[kn->group];
+        vp_put_str(b, kn->text, kn->len);
+        vp_put_i64(b, g ? g->agg_total : 0);
+        vp_put_i64(b, g ? g->agg_n : 0);
+        vp_put_u64(b, (uint64_t)kn->cls);
     }
-    vp_put_u64(b, r->nst);
-    for (size_t i = 0; i < r->nst; i++) {
-        vp_put_i64(b, r->st[i].number);
-        vp_put_i64(b, r->st[i].dur);
+    vp_put_u64(b, r->steps.n);
+    for (size_t i = 0; i < r->steps.n; i++) {
+        vp_put_i64(b, r->steps.st[i].number);
+        vp_put_i64(b, r->steps.st[i].dur);
     }
     vp_put_str(b, r->device, strlen(r->device));
     vp_put_u64(b, (uint64_t)r->dp_seen);
@@ -599,6 +603,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_i64(b, r->peak_alloc);
     vp_put_i64(b, r->peak_reserved);
     vp_put_u64(b, (uint64_t)r->ascend);
+    vp_put_i64(b, r->world);
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -617,9 +622,9 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
             d.bad = 1;
             break;
         }
-        uint32_t k = kernel_index(r, name, (int)(cls & 0xff));
-        add_amount(&d, &r->k[k].total, total);
-        add_amount(&d, &r->k[k].count, count);
+        vp_kgroup *g = kernel_group(r, kernel_index(r, name, (int)(cls & 0xff)));
+        add_amount(&d, &g->agg_total, total);
+        add_amount(&d, &g->agg_n, count);
     }
     size_t nst = vp_get_count(&d, 2);
     for (size_t i = 0; i < nst && !d.bad; i++) {
@@ -662,6 +667,9 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         r->peak_reserved = pr;
     if (vp_get_u64(&d))
         r->ascend = 1;
+    long world = (long)vp_get_i64(&d);
+    if (world > r->world)
+        r->world = world;
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -673,14 +681,12 @@ void vp_run_free(vp_run *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->nk; i++)
-        free(r->k[i].name);
+    vp_kernels_free(&r->km);
     free(r->k);
     free(r->m);
-    free(r->st);
+    vp_step_times_free(&r->steps);
     free(r->rank_compute);
     free(r->rank_ids);
-    vp_strmap_free(r->names);
     free(r);
 }
 
@@ -760,4 +766,14 @@ const char *vp_run_device(const vp_run *r)
 int vp_run_device_count(const vp_run *r)
 {
     return r->gpus;
+}
+
+double vp_run_mfu_step(const vp_run *r)
+{
+    return r->mfu_step;
+}
+
+long vp_run_world(const vp_run *r)
+{
+    return r->world;
 }

@@ -27,6 +27,7 @@
 #include "vprof/ascend_db.h"
 #include "vprof/ascend_stepwork.h"
 #include "vprof/classify.h"
+#include "vprof/npu_task.h"
 #include "vprof/util.h"
 
 #if VPROF_HAVE_SQLITE
@@ -355,9 +356,7 @@ static void append_ev(vp_gpuwork *w, int64_t start, int64_t end, int64_t stream,
     g->stream = stream >= INT32_MIN && stream <= INT32_MAX ? (int32_t)stream : -1;
     g->step = -1;
     g->cls = (uint8_t)cls;
-    g->kind = (uint8_t)(cls == VP_CLASS_MEMORY ? VP_GPU_MEMCPY
-                        : cls == VP_CLASS_SYNC ? VP_GPU_SYNC
-                                               : VP_GPU_KERNEL);
+    g->kind = (uint8_t)vp_npu_task_kind(cls);
     g->flags = flags;
     g->aux = UINT32_MAX;
 }
@@ -413,7 +412,7 @@ static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, char 
         vp_kclass cls = VP_CLASS_SYNC;
         if (sqlite3_column_int(st, 4)) {
             const char *ty = col_text(st, 3), *nm = col_text(st, 5);
-            cls = vp_npu_classify(ty, strlen(ty), nm, strlen(nm));
+            cls = vp_npu_task_of(ty, strlen(ty), nm, strlen(nm)).cls;
             if (cls == VP_CLASS_COMM)   /* an HCCL compute task: the operation counts */
                 cls = VP_CLASS_SYNC;
         }

@@ -10,6 +10,8 @@
 
 #include "cmd/cli.h"
 #include "vprof/flops.h"
+#include "vprof/mfu.h"
+#include "vprof/mfu_view.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
 #include "vprof/table.h"
@@ -18,11 +20,12 @@
 #include "vprof/util.h"
 
 const char cmd_mfu_usage[] =
-    "usage: vprof mfu [options] [TRACE]\n"
+    "usage: vprof mfu [options] [TRACE...]\n"
     "\n"
     "Model FLOPs utilization: the model's parameters and FLOPs per token, and with a\n"
     "step time the achieved TFLOP/s per GPU and MFU. The model comes from a Hugging\n"
-    "Face config.json; the step time from TRACE's ProfilerStep#N spans (median), a\n"
+    "Face config.json; the step time from TRACE's ProfilerStep#N spans (median; several\n"
+    "traces are the ranks of one run: a step takes its longest rank's time), a\n"
     "training log (--log) or --step-time; the accelerator from the trace's\n"
     "deviceProperties, --gpu or --peak-tflops.\n"
     "\n"
@@ -44,7 +47,7 @@ const char cmd_mfu_usage[] =
     "  --tokens-per-sec N   measured tokens per second per GPU (no step time needed)\n"
     "  --log FILE           Megatron-LM / MindSpeed-LLM or key=value training log\n"
     "  --steps A:B          which ProfilerStep#N of TRACE to use (as vprof kernels)\n"
-    "  --world-size N       GPUs in the job (default: the trace's distributedInfo)\n"
+    VP_WORLD_SIZE_USAGE
     "  --gpu NAME           the accelerator, e.g. \"H100 SXM\", \"910B3\" (see docs/mfu.md)\n"
     "  --peak-tflops X      dense peak TFLOP/s per device, instead of the table\n"
     "  --dtype D            bf16 (default), fp16 or fp8 peak\n"
@@ -94,8 +97,6 @@ static const struct {
     {OPT_DENSE_LAYERS, "--dense-layers", offsetof(vp_model, first_dense)},
 };
 #define N_MODEL_FLAGS (sizeof model_flags / sizeof model_flags[0])
-
-enum { CONV_FULL = 1, CONV_CAUSAL = 2 };
 
 typedef struct mfu {
     vp_common_opts common;
@@ -172,71 +173,6 @@ static int parse_seconds(const char *arg, double *out)
     return 0;
 }
 
-/* Sums the lengths of a --seqlens file: numbers separated by white space
- * or commas, '#' to the end of a line a comment. */
-static int read_seqlens(const char *path, double *tokens, double *sq_sum, int64_t *docs,
-                        vp_error *err)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!f) {
-        vp_error_set(err, VP_EXIT_INPUT, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    *tokens = *sq_sum = 0;
-    *docs = 0;
-    char word[32];
-    size_t n = 0;
-    long line = 1;
-    int c, comment = 0, rc = 0;
-    do {
-        c = getc(f);
-        if (c == '#')
-            comment = 1;
-        if (comment || c == EOF || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
-            if (n) {
-                word[n] = 0;
-                char *e;
-                errno = 0;
-                long long v = strtoll(word, &e, 10);
-                if (*e || errno || v <= 0) {
-                    vp_error_set(err, VP_EXIT_INPUT,
-                                 "%s:%ld: expected a document length (a positive whole number), "
-                                 "found '%s'", path, line, word);
-                    rc = -1;
-                    break;
-                }
-                *tokens += (double)v;
-                *sq_sum += (double)v * (double)v;
-                ++*docs;
-                n = 0;
-            }
-            if (c == '\n') {
-                line++;
-                comment = 0;
-            }
-            continue;
-        }
-        if (n + 1 >= sizeof word) {
-            vp_error_set(err, VP_EXIT_INPUT, "%s:%ld: a word too long for a document length",
-                         path, line);
-            rc = -1;
-            break;
-        }
-        word[n++] = (char)c;
-    } while (c != EOF);
-    if (rc == 0 && ferror(f)) {
-        vp_error_set(err, VP_EXIT_INPUT, "cannot read %s", path);
-        rc = -1;
-    }
-    if (rc == 0 && *docs == 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: no document lengths in it", path);
-        rc = -1;
-    }
-    if (f != stdin)
-        fclose(f);
-    return rc;
-}
-
 /* ---- the model ---------------------------------------------------------- */
 
 static int build_model(mfu *m)
@@ -270,88 +206,6 @@ static int build_model(mfu *m)
     return VP_EXIT_OK;
 }
 
-static void add_param_row(vp_table *t, const char *what, int64_t v)
-{
-    size_t r = vp_table_add_row(t);
-    vp_table_set_text(t, r, 0, what);
-    vp_table_set_int(t, r, 1, v);
-}
-
-static vp_table *model_table(const mfu *m)
-{
-    const vp_model *md = &m->model;
-    vp_params p;
-    vp_model_params(md, &p);
-    vp_table *t = vp_table_new("model");
-    vp_table_add_col(t, "Parameters", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "Count", VP_COL_INT, 0);
-    add_param_row(t, "total", p.total);
-    add_param_row(t, "total without input embedding", p.total - p.embedding);
-    if (md->experts) {
-        add_param_row(t, "active per token", p.active);
-        add_param_row(t, "active without input embedding", p.active - p.embedding);
-    }
-    add_param_row(t, "input embedding", p.embedding);
-    add_param_row(t, "lm_head", p.lm_head);
-    add_param_row(t, "attention", p.attention);
-    add_param_row(t, md->experts ? "MLP and experts" : "MLP", p.mlp);
-    add_param_row(t, "norms", p.norms);
-    add_param_row(t, "matmul weights per token (N)", p.matmul);
-    if (md->mtp_layers)
-        add_param_row(t, "MTP module (not in total)", p.mtp);
-
-    vp_buf b = {0};
-    vp_buf_printf(&b, "%s: %s", m->model_path ? m->model_path : "model from flags",
-                  md->type[0] ? md->type : "no model_type");
-    vp_buf_printf(&b, ", %lld layers, hidden %lld, %lld heads", (long long)md->layers,
-                  (long long)md->hidden, (long long)md->heads);
-    if (md->kv_lora_rank)
-        vp_buf_printf(&b, " (MLA)");
-    else
-        vp_buf_printf(&b, " (%lld KV, head dim %lld)", (long long)md->kv_heads,
-                      (long long)md->head_dim);
-    if (md->experts)
-        vp_buf_printf(&b, ", %lld experts, top %lld, %lld MoE layers", (long long)md->experts,
-                      (long long)md->top_k, (long long)md->moe_layers);
-    vp_buf_printf(&b, ", %s embeddings", md->tied ? "tied" : "untied");
-    vp_table_add_note(t, "%s", vp_buf_cstr(&b));
-    vp_buf_free(&b);
-    if (md->experts)
-        vp_table_add_note(t, "active: each MoE layer's router, shared experts and %lld of its "
-                          "%lld routed experts", (long long)md->top_k, (long long)md->experts);
-    if (md->mtp_layers)
-        vp_table_add_note(t, "MTP: its own weights, without the embedding and head it shares "
-                          "with the main model; not in the FLOPs");
-    return t;
-}
-
-static void flops_notes(const mfu *m, vp_table *t);
-
-static vp_table *flops_table(const mfu *m)
-{
-    vp_table *t = vp_table_new("flops");
-    vp_table_add_col(t, "Term", VP_COL_TEXT, 0);
-    int cols[2] = {-1, -1};
-    if (m->convs & CONV_FULL)
-        cols[0] = vp_table_add_col(t, "Full GFLOP/token", VP_COL_RATIO, 3);
-    if (m->convs & CONV_CAUSAL)
-        cols[1] = vp_table_add_col(t, "Causal GFLOP/token", VP_COL_RATIO, 3);
-    static const char *const terms[] = {"dense matmuls", "attention", "lm_head", "total"};
-    for (int i = 0; i < 4; i++) {
-        size_t r = vp_table_add_row(t);
-        vp_table_set_text(t, r, 0, terms[i]);
-        for (int c = 0; c < 2; c++) {
-            if (cols[c] < 0)
-                continue;
-            const vp_flops *f = &m->flops[c];
-            double v = i == 0 ? f->dense : i == 1 ? f->attention : i == 2 ? f->lm_head : f->total;
-            vp_table_set_double(t, r, cols[c], v / 1e9);
-        }
-    }
-    flops_notes(m, t);
-    return t;
-}
-
 /* ---- the rate: trace, log or flags -------------------------------------- */
 
 typedef struct rate {
@@ -362,280 +216,81 @@ typedef struct rate {
     vp_table *steps;        /* the steps or iterations table */
 } rate;
 
-static int is_step_event(const vp_event *ev)
+/* The steps table, and the step time into r: vprof/mfu.h's median. */
+static int steps_median(const vp_mfu_traces *tr, const char *what, rate *r, vp_buf *note)
 {
-    return ev->ph == 'X' && ev->name.n > 13 && memcmp(ev->name.p, "ProfilerStep#", 13) == 0;
-}
-
-/* The median of the selected steps, the first flagged (and left out) when
- * it is an outlier: more than 20% off the median of the others, as a
- * warm-up step or one that includes the profiler's start is. */
-static int steps_median(mfu *m, vp_steps *steps, const char *path, rate *r, vp_buf *note)
-{
-    size_t n = vp_steps_count(steps);
-    if (n == 0)
+    const vp_step_times *s = &tr->steps;
+    if (s->n == 0)
         return vp_usage_error("mfu", "%s has no ProfilerStep#N annotations: give the step time "
-                              "with --step-time", path);
-    size_t chosen = n;
-    if (m->has_steps)
-        chosen = vp_steps_select(steps, &m->steps);
-    else {
-        vp_step_range all = {0};
-        vp_steps_select(steps, &all);
-    }
-    if (chosen == 0)
+                              "with --step-time", what);
+    size_t used = 0;
+    for (size_t i = 0; i < s->n; i++)
+        used += s->st[i].used != 0;
+    if (used == 0)
         return vp_usage_error("mfu", "--steps selects none of the steps in %s (ProfilerStep#%ld to "
-                              "#%ld)", path, vp_steps_number(steps, 0), vp_steps_number(steps, n - 1));
-    int64_t *d = vp_malloc(n * sizeof *d);
-    size_t *idx = vp_malloc(n * sizeof *idx);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t a, b;
-        if (vp_steps_window(steps, i, &a, &b) == 1) {
-            idx[k] = i;
-            d[k++] = b - a;
-        }
-    }
-    int first_out = 0;
-    if (k >= 3) {
-        int64_t *rest = vp_malloc((k - 1) * sizeof *rest);
-        memcpy(rest, d + 1, (k - 1) * sizeof *rest);
-        vp_summary s;
-        vp_summarize(rest, k - 1, &s);
-        free(rest);
-        first_out = fabs((double)d[0] - s.median) > 0.2 * s.median;
-    }
-    vp_table *t = vp_table_new("steps");
-    vp_table_add_col(t, "Step", VP_COL_INT, 0);
-    vp_table_add_col(t, "Duration", VP_COL_NS, 0);
-    vp_table_add_col(t, "Used", VP_COL_TEXT, 0);
-    for (size_t i = 0, j = 0; i < n; i++) {
-        int64_t a, b;
-        int sel = vp_steps_window(steps, i, &a, &b);
-        size_t row = vp_table_add_row(t);
-        vp_table_set_int(t, row, 0, vp_steps_number(steps, i));
-        vp_table_set_int(t, row, 1, b - a);
-        const char *used = "no (not in --steps)";
-        if (sel == 1)
-            used = j++ == 0 && first_out ? "no (first step, outlier)" : "yes";
-        vp_table_set_text(t, row, 2, used);
-    }
-    vp_summary s;
-    vp_summarize(d + first_out, k - (size_t)first_out, &s);
-    r->step_time = s.median / 1e9;
-    r->steps = t;
-    vp_buf_printf(note, "step time: median of %zu ProfilerStep spans in %s", k - (size_t)first_out,
-                  path);
-    if (first_out)
-        vp_buf_printf(note, " (the first, #%ld, is an outlier and left out)",
-                      vp_steps_number(steps, idx[0]));
-    free(d);
-    free(idx);
+                              "#%ld)", what, s->st[0].number, s->st[s->n - 1].number);
+    size_t counted;
+    long out;
+    double median = vp_mfu_step_median(s, &counted, &out);
+    r->step_time = median / 1e9;
+    r->steps = vp_mfu_steps_table(s, out);
+    vp_buf_printf(note, "step time: median of %zu ProfilerStep spans in %s", counted, what);
+    if (out >= 0)
+        vp_buf_printf(note, " (the first, #%ld, is an outlier and left out)", s->st[out].number);
     return VP_EXIT_OK;
 }
 
-/* Reads the trace: its steps, deviceProperties and distributedInfo. */
-static int read_trace(mfu *m, rate *r, vp_buf *notes, char **device)
+/* Reads the traces (the ranks of one run): their steps, deviceProperties
+ * and distributedInfo. */
+static int read_traces(mfu *m, char *const *paths, size_t n, rate *r, vp_buf *notes,
+                       char **device)
 {
-    vp_error err = {0};
-    vp_trace_opts topts = {.partial = m->common.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(m->trace_path, &topts, &err);
-    if (!t) {
-        vp_error_print(&err);
-        return VP_EXIT_INPUT;
-    }
-    vp_steps *steps = vp_steps_new();
-    vp_event ev;
-    int rc;
-    while ((rc = vp_trace_next(t, &ev, &err)) == 1)
-        if (is_step_event(&ev))
-            vp_steps_observe(steps, &ev);
+    vp_mfu_traces tr = {0};
     int status = VP_EXIT_OK;
-    if (rc < 0) {
-        vp_error_print(&err);
-        status = VP_EXIT_INPUT;
-        goto out;
-    }
-    const char *name = vp_trace_name(t);
-    const cJSON *meta = vp_trace_meta(t);
-    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
-    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
-    if (m->world_size) {
-        r->world_size = m->world_size;
-        vp_buf_printf(notes, "world size: %lld (--world-size)\n", (long long)r->world_size);
-    } else if (cJSON_IsNumber(ws) && ws->valuedouble >= 1) {
-        r->world_size = (int64_t)ws->valuedouble;
-        vp_buf_printf(notes, "world size: %lld (distributedInfo.world_size)\n",
-                      (long long)r->world_size);
-    } else if (!di) {
-        r->world_size = 1;
-        vp_buf_printf(notes, "world size: 1 (no distributedInfo: a single process; "
-                      "--world-size says otherwise)\n");
-    } else if (!m->tokens_per_sec) {
-        status = vp_usage_error("mfu", "%s: distributedInfo has no world_size: give the number of "
-                                "GPUs with --world-size", name);
-        goto out;
-    }
-    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
-    const cJSON *dev0 = cJSON_GetArrayItem(devs, 0);
-    const cJSON *dname = cJSON_GetObjectItemCaseSensitive(dev0, "name");
-    if (cJSON_IsString(dname)) {
-        *device = vp_strdup(dname->valuestring);
-        const cJSON *d;
-        cJSON_ArrayForEach(d, devs) {
-            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(d, "name");
-            if (cJSON_IsString(nm) && strcmp(nm->valuestring, dname->valuestring) != 0) {
-                vp_warn("%s: deviceProperties lists different devices (%s, %s): the first is "
-                        "used; --gpu chooses", name, dname->valuestring, nm->valuestring);
-                break;
-            }
+    for (size_t i = 0; i < n; i++) {
+        vp_error err = {0};
+        if (vp_mfu_read_trace(&tr, paths[i], m->has_steps ? &m->steps : NULL, m->common.partial,
+                              &err) != 0) {
+            vp_error_print(&err);
+            vp_mfu_traces_free(&tr);
+            return VP_EXIT_INPUT;
         }
     }
+    char what[64];
+    snprintf(what, sizeof what, "%zu traces", n);
+    vp_world_from from;
+    r->world_size = vp_world_size(m->world_size, tr.world, tr.ranks, &from);
+    if (from == VP_WORLD_FLAG)
+        vp_buf_printf(notes, "world size: %lld (--world-size)\n", (long long)r->world_size);
+    else if (from == VP_WORLD_DISTRIBUTED)
+        vp_buf_printf(notes, "world size: %lld (distributedInfo.world_size)\n",
+                      (long long)r->world_size);
+    else if (n == 1)
+        vp_buf_printf(notes, "world size: 1 (no distributedInfo: a single process; "
+                      "--world-size says otherwise)\n");
+    else
+        vp_buf_printf(notes, "world size: %lld (the traces read, no distributedInfo; "
+                      "--world-size says otherwise)\n", (long long)r->world_size);
+    *device = tr.device;
+    tr.device = NULL;
+    const char *name = n == 1 ? tr.first_name : what;
     if (m->step_time) {
         r->step_time = m->step_time;
         vp_buf_printf(notes, "step time: --step-time (the trace's steps are listed)\n");
         vp_buf b = {0};
         rate tmp = {0};
-        if (vp_steps_count(steps) && steps_median(m, steps, name, &tmp, &b) == VP_EXIT_OK)
+        if (tr.steps.n && steps_median(&tr, name, &tmp, &b) == VP_EXIT_OK)
             r->steps = tmp.steps;
         vp_buf_free(&b);
     } else if (!m->tokens_per_sec) {
         vp_buf b = {0};
-        status = steps_median(m, steps, name, r, &b);
+        status = steps_median(&tr, name, r, &b);
         if (status == VP_EXIT_OK)
             vp_buf_printf(notes, "%s\n", vp_buf_cstr(&b));
         vp_buf_free(&b);
     }
-out:
-    vp_steps_free(steps);
-    vp_trace_close(t);
+    vp_mfu_traces_free(&tr);
     return status;
-}
-
-static double median_of(double *v, size_t n)
-{
-    /* Few values (log lines): insertion sort. */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double peak_flops(const mfu *m)
-{
-    return m->peak * 1e12;
-}
-
-/* Log mode: one row per iteration record, the medians into r. */
-static int read_log(mfu *m, const vp_trainlog *log, rate *r, vp_buf *notes)
-{
-    const char *path = m->log_path;
-    int64_t world = m->world_size ? m->world_size : log->world_size;
-    int need_world = 0;
-    vp_table *t = vp_table_new("iterations");
-    int c_it = vp_table_add_col(t, "Iteration", VP_COL_INT, 0);
-    int c_time = vp_table_add_col(t, "Step Time", VP_COL_NS_F, 0);
-    int c_tok = vp_table_add_col(t, "Tokens/s/GPU", VP_COL_INT, 0);
-    int c_log = vp_table_add_col(t, "Log TFLOP/s/GPU", VP_COL_RATIO, 1);
-    int c_tf[2] = {-1, -1}, c_mfu[2] = {-1, -1};
-    if (m->convs & CONV_FULL)
-        c_tf[0] = vp_table_add_col(t, "Full TFLOP/s/GPU", VP_COL_RATIO, 1);
-    if (m->convs & CONV_CAUSAL)
-        c_tf[1] = vp_table_add_col(t, "Causal TFLOP/s/GPU", VP_COL_RATIO, 1);
-    int cmp = m->convs & CONV_CAUSAL ? 1 : 0;
-    int c_diff = vp_table_add_col(t, "Log vs vprof", VP_COL_PERCENT, 2);
-    if (m->convs & CONV_FULL)
-        c_mfu[0] = vp_table_add_col(t, "Full MFU", VP_COL_PERCENT, 1);
-    if (m->convs & CONV_CAUSAL)
-        c_mfu[1] = vp_table_add_col(t, "Causal MFU", VP_COL_PERCENT, 1);
-    r->steps = t;
-
-    double *times = vp_malloc((log->n + 1) * sizeof *times);
-    double *toks = vp_malloc((log->n + 1) * sizeof *toks);
-    size_t nt = 0, nk = 0, have_log_tflops = 0;
-    for (size_t i = 0; i < log->n; i++) {
-        const vp_iter_rec *rec = &log->recs[i];
-        double tok = NAN;
-        if (!isnan(rec->tokens_per_s)) {
-            if (rec->tokens_per_gpu)
-                tok = rec->tokens_per_s;
-            else if (world > 0)
-                tok = rec->tokens_per_s / (double)world;
-            else
-                need_world = 1;
-        } else if (!isnan(rec->time_s) && rec->time_s > 0) {
-            int64_t per_step = m->tokens_per_step;
-            if (!per_step) {
-                int64_t gbs = m->global_batch ? m->global_batch
-                              : rec->global_batch > 0 ? rec->global_batch : log->global_batch;
-                int64_t seq = m->seq_len ? m->seq_len : log->seq_length;
-                if (gbs > 0 && seq > 0)
-                    per_step = gbs * seq;
-            }
-            if (per_step && world > 0)
-                tok = (double)per_step / rec->time_s / (double)world;
-            else if (!per_step) {
-                free(times);
-                free(toks);
-                return vp_usage_error("mfu", "%s:%ld: tokens per iteration unknown: give "
-                                      "--tokens-per-step, or --global-batch and --seq-len", path,
-                                      rec->line);
-            } else {
-                need_world = 1;
-            }
-        }
-        if (need_world) {
-            free(times);
-            free(toks);
-            return vp_usage_error("mfu", "%s: the log does not say how many GPUs ran the job: "
-                                  "give --world-size", path);
-        }
-        size_t row = vp_table_add_row(t);
-        if (rec->iteration >= 0)
-            vp_table_set_int(t, row, c_it, rec->iteration);
-        if (!isnan(rec->time_s)) {
-            vp_table_set_double(t, row, c_time, rec->time_s * 1e9);
-            times[nt++] = rec->time_s;
-        }
-        if (!isnan(rec->tflops)) {
-            vp_table_set_double(t, row, c_log, rec->tflops);
-            have_log_tflops++;
-        }
-        if (isnan(tok))
-            continue;
-        toks[nk++] = tok;
-        vp_table_set_double(t, row, c_tok, tok);
-        for (int c = 0; c < 2; c++) {
-            if (c_tf[c] < 0)
-                continue;
-            double tf = tok * m->flops[c].total;
-            vp_table_set_double(t, row, c_tf[c], tf / 1e12);
-            vp_table_set_double(t, row, c_mfu[c], 100 * tf / peak_flops(m));
-            if (c == cmp && !isnan(rec->tflops))
-                vp_table_set_double(t, row, c_diff, 100 * (rec->tflops * 1e12 - tf) / tf);
-        }
-    }
-    r->step_time = nt ? median_of(times, nt) : NAN;
-    r->tokens_per_gpu = nk ? median_of(toks, nk) : NAN;
-    r->world_size = world;
-    free(times);
-    free(toks);
-    if (!nk)
-        return vp_usage_error("mfu", "%s: no iteration lines with a time or a throughput "
-                              "(docs/mfu.md lists the forms read)", path);
-    vp_buf_printf(notes, "tokens/s/GPU: median of %zu iterations in %s\n", nk, path);
-    if (world > 0)
-        vp_buf_printf(notes, "world size: %lld (%s)\n", (long long)world,
-                      m->world_size ? "--world-size" : "the log's world_size");
-    if (have_log_tflops)
-        vp_table_add_note(t, "Log vs vprof: the log's own TFLOP/s/GPU against vprof's %s figure "
-                          "(Megatron-LM counts %s)", cmp ? "causal" : "full",
-                          cmp ? "causal attention since 2025-03, the full square before"
-                              : "causal attention since 2025-03");
-    return VP_EXIT_OK;
 }
 
 /* ---- the peak ------------------------------------------------------------ */
@@ -670,49 +325,35 @@ static int resolve_peak(mfu *m, const char *device)
     return VP_EXIT_OK;
 }
 
-static vp_table *mfu_table(const mfu *m, const rate *r, const char *notes)
+/* Log mode: the iterations table, the medians into r. */
+static int log_rates(mfu *m, const vp_trainlog *log, rate *r, vp_buf *notes, vp_table **table)
 {
-    vp_table *t = vp_table_new("mfu");
-    int c_conv = vp_table_add_col(t, "Convention", VP_COL_TEXT, 0);
-    int c_time = vp_table_add_col(t, "Step Time", VP_COL_NS_F, 0);
-    int c_tok = vp_table_add_col(t, "Tokens/s/GPU", VP_COL_INT, 0);
-    int c_gf = vp_table_add_col(t, "GFLOP/token", VP_COL_RATIO, 3);
-    int c_tf = vp_table_add_col(t, "TFLOP/s/GPU", VP_COL_RATIO, 1);
-    int c_peak = vp_table_add_col(t, "Peak TFLOP/s", VP_COL_RATIO, 2);
-    int c_mfu = vp_table_add_col(t, "MFU", VP_COL_PERCENT, 1);
-    int c_hfu = m->recompute != VP_RECOMPUTE_NONE ? vp_table_add_col(t, "HFU", VP_COL_PERCENT, 1)
-                                                  : -1;
-    static const char *const names[] = {"full", "causal"};
-    for (int c = 0; c < 2; c++) {
-        if (!(m->convs & (1 << c)))
-            continue;
-        size_t row = vp_table_add_row(t);
-        const vp_flops *f = &m->flops[c];
-        double achieved = r->tokens_per_gpu * f->total;
-        vp_table_set_text(t, row, c_conv, names[c]);
-        if (!isnan(r->step_time))
-            vp_table_set_double(t, row, c_time, r->step_time * 1e9);
-        vp_table_set_double(t, row, c_tok, r->tokens_per_gpu);
-        vp_table_set_double(t, row, c_gf, f->total / 1e9);
-        vp_table_set_double(t, row, c_tf, achieved / 1e12);
-        vp_table_set_double(t, row, c_peak, m->peak);
-        vp_table_set_double(t, row, c_mfu, 100 * achieved / peak_flops(m));
-        if (c_hfu >= 0)
-            vp_table_set_double(t, row, c_hfu,
-                                100 * r->tokens_per_gpu * vp_flops_hardware(f, m->recompute) /
-                                    peak_flops(m));
+    vp_mfu_log lr;
+    vp_error err = {0};
+    if (vp_mfu_log_rates(log, m->log_path, (long)m->world_size, m->tokens_per_step,
+                         m->global_batch, m->seq_len, &lr, &err) != 0) {
+        vp_mfu_log_free(&lr);
+        return vp_usage_error("mfu", "%s", err.msg);
     }
-    /* One note per line of the collected notes. */
-    for (const char *s = notes; *s;) {
-        const char *e = strchr(s, '\n');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n)
-            vp_table_add_note(t, "%.*s", (int)n, s);
-        s += n + (e != NULL);
-    }
+    *table = vp_mfu_log_table(log, &lr, m->flops, m->convs, m->peak);
+    r->step_time = lr.step_time;
+    r->tokens_per_gpu = lr.median_tokens;
+    r->world_size = lr.world;
+    vp_buf_printf(notes, "tokens/s/GPU: median of %zu iterations in %s\n", lr.rated, m->log_path);
+    if (lr.world > 0)
+        vp_buf_printf(notes, "world size: %lld (%s)\n", (long long)lr.world,
+                      lr.world_from == VP_WORLD_FLAG ? "--world-size" : "the log's world_size");
+    vp_mfu_log_free(&lr);
+    return VP_EXIT_OK;
+}
+
+static vp_table *rate_table(const mfu *m, const rate *r, const char *notes)
+{
+    vp_mfu_rate rv = {r->step_time, r->tokens_per_gpu, m->peak, m->recompute};
+    vp_table *t = vp_mfu_rate_table(&rv, m->flops, m->convs, notes);
     vp_table_add_note(t, "%s", m->peak_note);
     for (int c = 0; c < 2; c++)
-        if ((m->convs & (1 << c)) && r->tokens_per_gpu * m->flops[c].total > peak_flops(m)) {
+        if ((m->convs & (1 << c)) && r->tokens_per_gpu * m->flops[c].total > m->peak * 1e12) {
             vp_warn("MFU above 100%%: the tokens per step, the world size, the model or the peak "
                     "are not this run's");
             break;
@@ -734,7 +375,7 @@ static int lengths(mfu *m, const vp_trainlog *log)
     if (m->seqlens_path) {
         vp_error err = {0};
         int64_t docs;
-        if (read_seqlens(m->seqlens_path, &m->tokens, &m->sq_sum, &docs, &err) != 0) {
+        if (vp_seqlens_read(m->seqlens_path, &m->tokens, &m->sq_sum, &docs, &err) != 0) {
             vp_error_print(&err);
             return err.status;
         }
@@ -760,7 +401,7 @@ static int lengths(mfu *m, const vp_trainlog *log)
 static void flops_notes(const mfu *m, vp_table *t)
 {
     vp_table_add_note(t, "%s", m->lengths_note);
-    if (m->convs == (CONV_FULL | CONV_CAUSAL))
+    if (m->convs == (VP_CONV_FULL | VP_CONV_CAUSAL))
         vp_table_add_note(t, "full: the whole s^2 per document (PaLM, nanoGPT, VeOmni); causal: "
                           "s^2/2 (Megatron-LM since 2025-03)");
     if (m->model.sliding_window && m->model.sliding_window < (int64_t)(m->sq_sum / m->tokens))
@@ -825,7 +466,7 @@ int cmd_mfu(int argc, char **argv)
     memset(&m, 0, sizeof m);
     vp_common_init(&m.common);
     m.tied = m.plain_mlp = -1;
-    m.convs = CONV_FULL | CONV_CAUSAL;
+    m.convs = VP_CONV_FULL | VP_CONV_CAUSAL;
     vp_trainlog log = {0};
     int have_log = 0;
     vp_table *tables[4] = {0};
@@ -900,7 +541,7 @@ int cmd_mfu(int argc, char **argv)
         case OPT_CONVENTION:
             if ((k = parse_choice("--convention", optarg, convs, 3)) < 0)
                 goto out;
-            m.convs = k == 0 ? CONV_FULL : k == 1 ? CONV_CAUSAL : CONV_FULL | CONV_CAUSAL;
+            m.convs = k == 0 ? VP_CONV_FULL : k == 1 ? VP_CONV_CAUSAL : VP_CONV_FULL | VP_CONV_CAUSAL;
             break;
         case OPT_RECOMPUTE:
             if ((k = parse_choice("--recompute", optarg, recomputes, 3)) < 0)
@@ -914,11 +555,6 @@ int cmd_mfu(int argc, char **argv)
     }
     m.steps = m.common.steps;
     m.has_steps = m.common.has_steps;
-    if (argc - optind > 1) {
-        vp_usage_error("mfu", "one trace at a time (found %d): the step time is one rank's",
-                       argc - optind);
-        goto out;
-    }
     if (optind < argc)
         m.trace_path = argv[optind];
     if (m.trace_path && m.log_path) {
@@ -958,8 +594,9 @@ int cmd_mfu(int argc, char **argv)
         goto out;
     vp_model_flops(&m.model, VP_ATTN_FULL, m.tokens, m.sq_sum, &m.flops[0]);
     vp_model_flops(&m.model, VP_ATTN_CAUSAL, m.tokens, m.sq_sum, &m.flops[1]);
-    tables[ntables++] = model_table(&m);
-    tables[ntables++] = flops_table(&m);
+    tables[ntables++] = vp_mfu_model_table(&m.model, m.model_path);
+    tables[ntables++] = vp_mfu_flops_table(m.flops, m.convs);
+    flops_notes(&m, tables[ntables - 1]);
 
     int rate_mode = m.trace_path || m.log_path || m.step_time || m.tokens_per_sec;
     if (!rate_mode) {
@@ -971,7 +608,8 @@ int cmd_mfu(int argc, char **argv)
     }
 
     rate r = {.step_time = NAN, .tokens_per_gpu = NAN};
-    if (m.trace_path && (status = read_trace(&m, &r, &notes, &device)) != VP_EXIT_OK) {
+    if (m.trace_path && (status = read_traces(&m, argv + optind, (size_t)(argc - optind), &r,
+                                              &notes, &device)) != VP_EXIT_OK) {
         if (r.steps)
             vp_table_free(r.steps);
         goto out;
@@ -981,11 +619,9 @@ int cmd_mfu(int argc, char **argv)
         goto out;
     }
     if (have_log) {
-        status = read_log(&m, &log, &r, &notes);
-        if (r.steps)
-            tables[ntables++] = r.steps;
-        if (status != VP_EXIT_OK)
+        if ((status = log_rates(&m, &log, &r, &notes, &tables[ntables])) != VP_EXIT_OK)
             goto out;
+        ntables++;
     } else {
         if (r.steps)
             tables[ntables++] = r.steps;
@@ -1011,14 +647,14 @@ int cmd_mfu(int argc, char **argv)
                 goto out;
             }
             r.tokens_per_step = per_step;
-            r.tokens_per_gpu = (double)per_step / r.step_time / (double)r.world_size;
+            r.tokens_per_gpu = vp_mfu_tokens_per_gpu((double)per_step, r.step_time, r.world_size);
             vp_buf_printf(&notes, "tokens per step: %lld (%s)\n", (long long)per_step,
                           m.tokens_per_step ? "--tokens-per-step"
                           : m.global_batch  ? "--global-batch x --seq-len"
                                             : "the sum of --seqlens");
         }
     }
-    tables[ntables++] = mfu_table(&m, &r, vp_buf_cstr(&notes));
+    tables[ntables++] = rate_table(&m, &r, vp_buf_cstr(&notes));
     status = vp_emit_tables(&m.common, tables, ntables, "vprof.mfu/1");
 out:
     for (size_t i = 0; i < ntables; i++)

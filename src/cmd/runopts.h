@@ -4,6 +4,7 @@
 #define VPROF_CMD_RUNOPTS_H
 
 #include "cmd/cli.h"
+#include "vprof/mfu.h"
 #include "vprof/runstats.h"
 
 enum {
@@ -29,7 +30,7 @@ enum {
     "  --tokens-per-step N  tokens of one training step, all ranks together (with --model)\n" \
     "  --seq-len N          tokens per sequence, for the attention FLOPs (with --model)\n" \
     "  --peak-tflops X      the accelerator's dense BF16 peak, when deviceProperties lack it\n" \
-    "  --world-size N       GPUs of the run (default: the traces given)\n"
+    VP_WORLD_SIZE_USAGE
 
 typedef struct vp_run_cli {
     const char *cmd;       /* in partial headers: vprof reduce runs it */

@@ -480,3 +480,26 @@ expect_stderr <<'END'
 vprof: 'kernal' is not a vprof command. See 'vprof help'.
 END
 
+
+# One kernel grouping: summary's top kernels are kernels' rows, with the
+# same totals and instances (summary/diff/check's metrics use them).
+case_ 'kernels and summary agree on the top kernels (trace_filter, two ranks)'
+cd "$DATA/hta"
+vp kernels -f json --top 5 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+cp "$OUT_STDOUT" "$WORK/kernels.json"
+vp summary -f json --top 5 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+cp "$OUT_STDOUT" "$WORK/summary.json"
+python3 - "$WORK/kernels.json" "$WORK/summary.json" >"$WORK/agree" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))["tables"]["kernels"]["rows"][:5]
+s = json.load(open(sys.argv[2]))["tables"]["top_kernels"]["rows"]
+kk = [(r[-1], r[1], r[2]) for r in k]
+ss = [(r[-1], r[1], r[2]) for r in s]
+print("same" if kk == ss else "differ: %r %r" % (kk, ss))
+print(" ".join("%d/%d" % (t, n) for _, t, n in kk))
+PY
+if [ "$(cat "$WORK/agree")" = "same
+775252000/20 80709000/4 53040000/4 38499000/4 17660000/8" ]; then pass; else
+    fail "kernels and summary: $(cat "$WORK/agree")"; fi

@@ -550,6 +550,43 @@ END
 
 # Real traces in ../shared (skipped, not failed, when it is absent).
 H="$SHARED/fixtures/real/hta/tests/data"
+# One MFU computation with one world-size rule (distributedInfo's
+# world_size, else the traces read; --world-size overrides): summary and
+# mfu give the same MFU, on one rank and on two.
+mfu_pct() {
+    python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["tables"]["mfu"]
+print(repr(t["rows"][0][-1] if sys.argv[2] == "mfu" else t["rows"][0][0]))' "$1" "$2"
+}
+same_mfu() {
+    want=$1
+    shift
+    vp mfu -f json "$@"
+    expect_status 0
+    cp "$OUT_STDOUT" "$WORK/mfu.json"
+    vp summary -f json "$@"
+    expect_status 0
+    cp "$OUT_STDOUT" "$WORK/summary.json"
+    a=$(mfu_pct "$WORK/mfu.json" mfu)
+    b=$(mfu_pct "$WORK/summary.json" summary)
+    if [ "$a" = "$want" ] && [ "$b" = "$want" ]; then pass; else
+        fail "MFU: mfu $a, summary $b, expected $want"; fi
+}
+
+case_ 'mfu and summary agree: trace_filter rank 0 (world size 128 from distributedInfo)'
+cd "$DATA/hta" || exit 1
+same_mfu 41.19403466370539 --model ../models/llama-3-8b.json --seq-len 4096 \
+    --tokens-per-step 196608 --peak-tflops 312 trace_filter_rank-0.json.gz
+
+case_ "mfu and summary agree: trace_filter ranks 0 and 1 (a step is its longest rank's)"
+same_mfu 40.9178762503013 --model ../models/llama-3-8b.json --seq-len 4096 \
+    --tokens-per-step 196608 --peak-tflops 312 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+
+case_ 'mfu and summary agree: --world-size overrides distributedInfo'
+same_mfu 20.597017331852694 --model ../models/llama-3-8b.json --seq-len 4096 \
+    --tokens-per-step 196608 --peak-tflops 312 --world-size 256 trace_filter_rank-0.json.gz
+cd "$WORK" || exit 1
+
 if [ -d "$H" ]; then
 
 case_ '../shared nccl_data: A100-PG509-200 from deviceProperties, world size 2, three steps'

@@ -168,12 +168,13 @@ Time (%),Total Time (ns),Instances,Class,Name
 65.3,396199000,10,communication,"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"
 
 MFU (%),MFU Causal (%),TFLOP/s per GPU
-1757.61,1647.61,5483.750
+13.73,12.87,42.842
 
 Rule,Finding,Evidence,Suggestion
 exposed_comm,communication is exposed: compute does not hide it,"337 ms of communication not overlapped by compute (all ranks): 61.5% of the GPU's busy time, 27.4% of the steps' wall time","overlap communication with compute: FSDP prefetch and reshard settings, DDP bucket sizes, async tensor/sequence parallel, fewer or larger collectives"
 idle,the GPU is idle for much of the run,GPU idle 55.2% of its span; 0 blocking syncs in the steps; 21.7% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
 fp32_gemm,FP32 GEMMs where BF16 is expected,"43.1% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)",check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones
+mfu,low model FLOPs utilization,MFU 13.7% (42.8 TFLOP/s per GPU),"work through the findings above, largest measured cost first"
 END
 expect_stderr <<'END'
 END

@@ -1,0 +1,15 @@
+/* The kernels model (vprof/kernels.h) as a table: the columns of
+ * `nsys stats -r cuda_gpu_kern_sum`, then the grouping dimensions, then
+ * Name; rows past top folded into one "(others: N rows)". */
+#ifndef VPROF_KERNELS_VIEW_H
+#define VPROF_KERNELS_VIEW_H
+
+#include "vprof/kernels.h"
+#include "vprof/table.h"
+
+/* k: finished (vp_kernels_finish).  dims: the dimension columns in their
+ * order, one letter each: r(ank), d(evice), s(tream), c(lass), y (type),
+ * k (core).  top 0: every row. */
+vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top);
+
+#endif

@@ -1,0 +1,834 @@
+/* Kernel grouping, samples and medians: the model of vprof/kernels.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_summaries.h"
+#include "vprof/ascend_tracks.h"
+#include "vprof/kernels.h"
+#include "vprof/npu_task.h"
+#include "vprof/part.h"
+#include "vprof/rank.h"
+#include "vprof/trace.h"
+
+/* A kernel kept for --steps until its launch is known.  An Ascend task
+ * has no launch: its start time (ts) decides, or its Step Id. */
+typedef struct vp_kpending {
+    int64_t dur;
+    int64_t ts;        /* Ascend: start (trace) or Step Id (CSV); INT64_MIN = none */
+    uint32_t group;
+    uint32_t corr;     /* UINT32_MAX = none */
+} pending;
+
+void vp_kernels_init(vp_kernels *k, const vp_kernels_opts *o)
+{
+    memset(k, 0, sizeof *k);
+    k->o = *o;
+    k->names = vp_strmap_new();
+    k->strs = vp_strmap_new();
+    k->rank_override = -1;
+}
+
+void vp_kernels_free(vp_kernels *k)
+{
+    for (size_t i = 0; i < k->ngroups; i++)
+        free(k->groups[i].samples);
+    for (size_t i = 0; i < k->nnames; i++)
+        free(k->knames[i].text);
+    free(k->groups);
+    free(k->knames);
+    free(k->gindex);
+    free(k->pend);
+    free(k->ranks);
+    free(k->merged);
+    for (size_t i = 0; i < k->nfiles; i++)
+        free(k->paths[i]);
+    free(k->paths);
+    vp_strmap_free(k->names);
+    vp_strmap_free(k->strs);
+    for (size_t i = 0; i < k->nstr; i++)
+        free(k->str[i]);
+    free(k->str);
+    vp_npu_tracks_free(k->npu);
+    memset(k, 0, sizeof *k);
+}
+
+static void add_sample(vp_kgroup *g, int64_t v)
+{
+    if (g->n == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 4;
+        g->samples = vp_realloc(g->samples, g->cap * sizeof *g->samples);
+    }
+    g->samples[g->n++] = v;
+}
+
+void vp_kernels_add(vp_kernels *k, uint32_t group, int64_t dur)
+{
+    add_sample(&k->groups[group], dur);
+}
+
+void vp_kernels_add_aggregate(vp_kernels *k, uint32_t group, int64_t count, int64_t total,
+                              int64_t min, int64_t max)
+{
+    vp_kgroup *g = &k->groups[group];
+    if (g->agg_n == 0 || min < g->agg_min)
+        g->agg_min = min;
+    if (g->agg_n == 0 || max > g->agg_max)
+        g->agg_max = max;
+    g->agg_n += count;
+    g->agg_total += total;
+}
+
+/* A name is classified when it is first seen: names repeat millions of
+ * times and the rules scan them. */
+uint32_t vp_kernels_name(vp_kernels *k, const char *name, size_t len, vp_kclass cls,
+                         vp_gpu_kind kind)
+{
+    int inserted;
+    void **slot = vp_strmap_upsert(k->names, name, len, &inserted);
+    if (!inserted)
+        return (uint32_t)((uintptr_t)*slot - 1);
+    if (k->nnames == k->cap_names) {
+        k->cap_names = k->cap_names ? k->cap_names * 2 : 256;
+        k->knames = vp_realloc(k->knames, k->cap_names * sizeof *k->knames);
+    }
+    vp_kname *kn = &k->knames[k->nnames];
+    kn->text = vp_strndup(name, len);
+    kn->len = len;
+    kn->cls = cls == VP_CLASS_COUNT ? vp_classify(kind, name, len) : cls;
+    kn->kept = 1;
+    if (k->o.filter && regexec(k->o.filter, kn->text, 0, NULL, 0) != 0)
+        kn->kept = 0;
+    if (k->o.exclude && regexec(k->o.exclude, kn->text, 0, NULL, 0) == 0)
+        kn->kept = 0;
+    kn->group = UINT32_MAX;
+    *slot = (void *)(uintptr_t)(k->nnames + 1);
+    return (uint32_t)k->nnames++;
+}
+
+static int32_t intern(vp_kernels *k, const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    int inserted;
+    void **slot = vp_strmap_upsert(k->strs, s, n, &inserted);
+    if (inserted) {
+        if (k->nstr == 0) {
+            k->str = vp_realloc(k->str, sizeof *k->str);
+            k->str[k->nstr++] = vp_strdup("");
+        }
+        k->str = vp_realloc(k->str, (k->nstr + 1) * sizeof *k->str);
+        k->str[k->nstr] = vp_strndup(s, n);
+        *slot = (void *)(uintptr_t)k->nstr++;
+    }
+    return (int32_t)(uintptr_t)*slot;
+}
+
+static uint32_t new_group(vp_kernels *k, const vp_kgroup_key *key)
+{
+    if (k->ngroups == k->cap_groups) {
+        k->cap_groups = k->cap_groups ? k->cap_groups * 2 : 256;
+        k->groups = vp_realloc(k->groups, k->cap_groups * sizeof *k->groups);
+    }
+    vp_kgroup *g = &k->groups[k->ngroups];
+    memset(g, 0, sizeof *g);
+    g->key = *key;
+    return (uint32_t)k->ngroups++;
+}
+
+static void gindex_insert(vp_kernels *k, uint32_t gi);
+
+static void gindex_grow(vp_kernels *k)
+{
+    free(k->gindex);
+    k->gcap = k->gcap ? k->gcap * 2 : 1024;
+    k->gindex = vp_malloc(k->gcap * sizeof *k->gindex);
+    memset(k->gindex, 0xFF, k->gcap * sizeof *k->gindex);
+    for (size_t i = 0; i < k->ngroups; i++)
+        gindex_insert(k, (uint32_t)i);
+}
+
+static void gindex_insert(vp_kernels *k, uint32_t gi)
+{
+    size_t mask = k->gcap - 1;
+    size_t i = vp_hash_bytes(&k->groups[gi].key, sizeof(vp_kgroup_key)) & mask;
+    while (k->gindex[i] != UINT32_MAX)
+        i = (i + 1) & mask;
+    k->gindex[i] = gi;
+}
+
+static uint32_t group_of(vp_kernels *k, const vp_kgroup_key *key)
+{
+    if ((k->ngroups + 1) * 2 > k->gcap)
+        gindex_grow(k);
+    size_t mask = k->gcap - 1;
+    size_t i = vp_hash_bytes(key, sizeof *key) & mask;
+    while (k->gindex[i] != UINT32_MAX) {
+        if (memcmp(&k->groups[k->gindex[i]].key, key, sizeof *key) == 0)
+            return k->gindex[i];
+        i = (i + 1) & mask;
+    }
+    uint32_t gi = new_group(k, key);
+    k->gindex[i] = gi;
+    return gi;
+}
+
+static int64_t span_int(vp_span v, int64_t fallback)
+{
+    int64_t x;
+    return v.p && vp_json_int(v, &x) == 0 ? x : fallback;
+}
+
+typedef struct file_counts {
+    uint64_t kernels, no_dur;
+} file_counts;
+
+uint32_t vp_kernels_group(vp_kernels *k, size_t file, uint32_t ni, int64_t pid, int64_t device,
+                          int64_t stream, int32_t type, int32_t core)
+{
+    vp_kname *kn = &k->knames[ni];
+    unsigned dims = k->o.dims;
+    if (dims == 0) {
+        if (kn->group == UINT32_MAX) {
+            vp_kgroup_key key = {.name = ni};
+            kn->group = new_group(k, &key);
+        }
+        return kn->group;
+    }
+    vp_kgroup_key key = {.name = k->o.by_name ? ni : UINT32_MAX};
+    if (dims & VP_KDIM_CLASS)
+        key.cls = (int32_t)kn->cls;
+    if (dims & VP_KDIM_RANK) {
+        key.file = (int32_t)file;
+        if (k->merged[file] && pid >= 0)
+            key.mrank = (int32_t)(pid / k->merged[file] + 1);
+    }
+    if (dims & VP_KDIM_DEVICE)
+        key.device = device;
+    if (dims & VP_KDIM_STREAM)
+        key.stream = stream;
+    if (dims & VP_KDIM_TYPE)
+        key.type = type;
+    if (dims & VP_KDIM_CORE)
+        key.core = core;
+    return group_of(k, &key);
+}
+
+static void hold(vp_kernels *k, int64_t dur, int64_t ts, uint32_t gi, int64_t corr)
+{
+    if (k->npend == k->cap_pend) {
+        k->cap_pend = k->cap_pend ? k->cap_pend * 2 : 4096;
+        k->pend = vp_realloc(k->pend, k->cap_pend * sizeof *k->pend);
+    }
+    k->pend[k->npend++] = (pending){
+        .dur = dur,
+        .ts = ts,
+        .group = gi,
+        .corr = corr >= 0 && corr < UINT32_MAX ? (uint32_t)corr : UINT32_MAX,
+    };
+}
+
+static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_steps *steps,
+                       file_counts *fc)
+{
+    vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+    vp_span core = {0};
+    int npu = 0;
+    vp_kclass cls = VP_CLASS_COMPUTE;
+    if (kind == VP_GPU_NONE && ev->ph == 'M')
+        vp_npu_tracks_observe(k->npu, ev);
+    if (kind == VP_GPU_NONE && ev->ph == 'X' && ev->cat.n == 0 &&
+        vp_npu_role_of(k->npu, ev) == VP_NPU_HARDWARE) {
+        vp_span v = {0};
+        if (ev->args.p)
+            vp_json_get(ev->args, "Task Type", &v);
+        core = vp_npu_task_type(v);
+        vp_npu_task task = vp_npu_task_of(core.p, core.n, ev->name.p, ev->name.n);
+        cls = task.cls;
+        kind = task.kind;
+        npu = 1;
+    }
+    if (kind == VP_GPU_NONE || !(k->o.kinds & (1u << kind)) || ev->ph != 'X') {
+        if (steps)
+            vp_steps_observe(steps, ev);
+        return;
+    }
+    if (!ev->has_dur) {
+        fc->no_dur++;
+        return;
+    }
+    uint32_t ni = vp_kernels_name(k, ev->name.p, ev->name.n, npu ? cls : VP_CLASS_COUNT, kind);
+    vp_kname *kn = &k->knames[ni];
+    if (!kn->kept)
+        return;
+    fc->kernels++;
+
+    unsigned dims = k->o.dims;
+    vp_span vals[3] = {{0}};
+    if (dims & (VP_KDIM_DEVICE | VP_KDIM_STREAM) || steps) {
+        static const char *const keys[] = {"stream", "correlation", "device"};
+        static const char *const npu_keys[] = {"Stream Id", "correlation", "device"};
+        if (ev->args.p)
+            vp_json_get_many(ev->args, npu ? npu_keys : keys, 3, vals);
+    }
+    /* pid, device and stream are parsed only for the groupings that use
+     * them: the default (by name) is the hot path. */
+    uint32_t gi;
+    if (dims == 0) {
+        gi = vp_kernels_group(k, file, ni, -1, -1, -1, 0, 0);
+    } else {
+        int64_t pid = span_int(ev->pid, -1);
+        gi = vp_kernels_group(k, file, ni, pid, span_int(vals[2], pid),
+                              span_int(vals[0], span_int(ev->tid, -1)), 0,
+                              intern(k, core.p, core.n));
+    }
+    if (!steps) {
+        add_sample(&k->groups[gi], ev->dur);
+        return;
+    }
+    hold(k, ev->dur, npu ? ev->ts : INT64_MIN, gi, npu ? -1 : span_int(vals[1], -1));
+}
+
+/* Resolves the kernels of one file held for --steps. */
+static void resolve_steps(vp_kernels *k, vp_steps *steps, const char *path)
+{
+    size_t nsteps = vp_steps_count(steps);
+    size_t chosen = vp_steps_select(steps, k->o.steps);
+    if (nsteps == 0)
+        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no kernel is "
+                "kept",
+                path);
+    else if (chosen == 0)
+        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", path,
+                vp_steps_number(steps, 0), vp_steps_number(steps, nsteps - 1));
+    for (size_t i = 0; i < k->npend; i++) {
+        pending *p = &k->pend[i];
+        int64_t a, b;
+        long at;
+        if (p->ts != INT64_MIN) {
+            /* An Ascend task: the step whose window holds its start. */
+            if ((at = vp_steps_at(steps, p->ts)) >= 0 &&
+                vp_steps_window(steps, (size_t)at, &a, &b) == 1)
+                add_sample(&k->groups[p->group], p->dur);
+        } else if (p->corr != UINT32_MAX && vp_steps_selected(steps, p->corr)) {
+            add_sample(&k->groups[p->group], p->dur);
+        }
+    }
+    k->npend = 0;
+}
+
+static void say(const vp_kernels *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const vp_kernels *k, const char *fmt, ...)
+{
+    if (!k->o.say)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    k->o.say(msg);
+}
+
+static int read_trace(vp_kernels *k, const char *path, size_t file, vp_error *err)
+{
+    vp_trace_opts topts = {.partial = k->o.partial, .progress = 1};
+    vp_trace *t = vp_trace_open(path, &topts, err);
+    if (!t)
+        return VP_EXIT_INPUT;
+    vp_steps *steps = k->o.steps ? vp_steps_new() : NULL;
+    file_counts fc = {0};
+    vp_npu_tracks_free(k->npu);
+    k->npu = vp_npu_tracks_new();
+    vp_event ev;
+    int r = vp_trace_next(t, &ev, err);
+    if (r == 1)
+        k->merged[file] = vp_rank_merged_pids(vp_trace_meta(t));
+    for (; r == 1; r = vp_trace_next(t, &ev, err))
+        take_event(k, file, &ev, steps, &fc);
+    if (r < 0) {
+        vp_steps_free(steps);
+        vp_trace_close(t);
+        return VP_EXIT_INPUT;
+    }
+    if (steps) {
+        resolve_steps(k, steps, vp_trace_name(t));
+        vp_steps_free(steps);
+    }
+    vp_rank_source rs;
+    k->ranks[file] = vp_rank_detect(vp_trace_meta(t), path, (long)(k->pos0 + file), &rs);
+    if (k->rank_override >= 0)
+        k->ranks[file] = k->rank_override;
+    const vp_trace_stats *st = vp_trace_get_stats(t);
+    if (fc.no_dur)
+        vp_warn("%s: %llu kernel events without \"dur\" were skipped", vp_trace_name(t),
+                (unsigned long long)fc.no_dur);
+    if (st->bad_utf8)
+        vp_warn("%s: %llu invalid UTF-8 sequences in names were replaced by U+FFFD",
+                vp_trace_name(t), (unsigned long long)st->bad_utf8);
+    if (k->merged[file])
+        say(k, "%s: merged trace: the rank of an event is its pid / %ld", vp_trace_name(t),
+            k->merged[file]);
+    else
+        say(k, "%s: rank %ld (from %s); read %llu events in %llu bytes%s, counted %llu kernels",
+            vp_trace_name(t), k->ranks[file], vp_rank_source_name(rs),
+            (unsigned long long)st->events, (unsigned long long)st->bytes,
+            st->truncated ? " (truncated)" : "", (unsigned long long)fc.kernels);
+    vp_trace_close(t);
+    return VP_EXIT_OK;
+}
+
+/* kernel_details.csv / op_summary rows as kernels. */
+typedef struct csv_ctx {
+    vp_kernels *k;
+    size_t file;
+    uint64_t rows;
+} csv_ctx;
+
+static void take_row(void *ctx, const vp_asc_kernel *r)
+{
+    csv_ctx *cc = ctx;
+    vp_kernels *k = cc->k;
+    size_t tn = strlen(r->core);
+    vp_npu_task task = vp_npu_task_of(r->core, tn, r->name, strlen(r->name));
+    if (!(k->o.kinds & (1u << task.kind)))
+        return;
+    uint32_t ni = vp_kernels_name(k, r->name, strlen(r->name), task.cls, VP_GPU_KERNEL);
+    if (!k->knames[ni].kept)
+        return;
+    cc->rows++;
+    uint32_t gi = vp_kernels_group(k, cc->file, ni, -1, r->device, r->stream,
+                                   intern(k, r->type, strlen(r->type)), intern(k, r->core, tn));
+    if (k->o.steps)
+        hold(k, r->dur, r->step >= 0 ? r->step : INT64_MIN, gi, -1);
+    else
+        add_sample(&k->groups[gi], r->dur);
+}
+
+/* op_statistic.csv rows: the op type is the name (the file lists no op
+ * names), the core type the core. */
+static void take_opstat(void *ctx, const vp_asc_opstat *o)
+{
+    csv_ctx *cc = ctx;
+    vp_kernels *k = cc->k;
+    size_t tn = strlen(o->core), yn = strlen(o->type);
+    vp_npu_task task = vp_npu_task_of(o->core, tn, o->type, yn);
+    if (!(k->o.kinds & (1u << task.kind)))
+        return;
+    uint32_t ni = vp_kernels_name(k, o->type, yn, task.cls, VP_GPU_KERNEL);
+    if (!k->knames[ni].kept)
+        return;
+    cc->rows++;
+    uint32_t gi = vp_kernels_group(k, cc->file, ni, -1, o->device, -1, intern(k, o->type, yn),
+                                   intern(k, o->core, tn));
+    /* A missing min or max: the average is the best bound there is. */
+    int64_t avg = o->total / o->count;
+    vp_kernels_add_aggregate(k, gi, o->count, o->total, o->min >= 0 ? o->min : avg,
+                             o->max >= 0 ? o->max : avg);
+}
+
+/* Steps on Step Id: the same slice over the step numbers present. */
+static void resolve_csv_steps(vp_kernels *k, const char *path)
+{
+    long *v = vp_malloc((k->npend ? k->npend : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < k->npend; i++)
+        if (k->pend[i].ts != INT64_MIN)
+            v[n++] = (long)k->pend[i].ts;
+    /* distinct, ascending (a few steps: insertion into a sorted prefix) */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < m && v[j] < v[i])
+            j++;
+        if (j < m && v[j] == v[i])
+            continue;
+        long x = v[i];
+        memmove(v + j + 1, v + j, (m - j) * sizeof *v);
+        v[j] = x;
+        m++;
+    }
+    const vp_step_range *r = k->o.steps;
+    size_t a = 0, b = m;
+    if (r->single) {
+        a = m;
+        for (size_t i = 0; i < m; i++)
+            if ((r->start >= 0 && v[i] == r->start) || (r->start < 0 && (long)i == (long)m + r->start))
+                a = i;
+        b = a < m ? a + 1 : m;
+    } else {
+        if (r->has_start) {
+            if (r->start >= 0)
+                while (a < m && v[a] < r->start)
+                    a++;
+            else
+                a = (long)m + r->start > 0 ? (size_t)((long)m + r->start) : 0;
+        }
+        if (r->has_stop) {
+            if (r->stop >= 0) {
+                b = 0;
+                while (b < m && v[b] < r->stop)
+                    b++;
+            } else {
+                b = (long)m + r->stop > 0 ? (size_t)((long)m + r->stop) : 0;
+            }
+        }
+    }
+    if (m == 0)
+        vp_warn("%s: --steps: no Step Id column, so no kernel is kept", path);
+    else if (a >= b)
+        vp_warn("%s: --steps selects none of the steps present (Step Id %ld to %ld)", path, v[0],
+                v[m - 1]);
+    for (size_t i = 0; i < k->npend; i++) {
+        pending *p = &k->pend[i];
+        for (size_t j = a; j < b && j < m; j++)
+            if (p->ts == v[j])
+                add_sample(&k->groups[p->group], p->dur);
+    }
+    k->npend = 0;
+    free(v);
+}
+
+static int read_csv(vp_kernels *k, const char *path, size_t file, vp_error *err)
+{
+    csv_ctx cc = {k, file, 0};
+    uint64_t skipped = 0;
+    if (vp_asc_read_kernels(path, take_row, &cc, &skipped, err) != 0)
+        return VP_EXIT_INPUT;
+    if (k->o.steps)
+        resolve_csv_steps(k, path);
+    if (k->ranks[file] < 0)
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
+    if (skipped)
+        vp_warn("%s: %llu rows without a duration were skipped", path,
+                (unsigned long long)skipped);
+    say(k, "%s: rank %ld; %llu kernel rows", path, k->ranks[file], (unsigned long long)cc.rows);
+    return VP_EXIT_OK;
+}
+
+/* op_statistic.csv: per op type and core type, counted by the profiler.
+ * It has no steps, so a step range keeps none of it (as for a kernel CSV
+ * without Step Id). */
+static int read_opstat(vp_kernels *k, const char *path, size_t file, vp_error *err)
+{
+    csv_ctx cc = {k, file, 0};
+    uint64_t skipped = 0;
+    if (k->o.steps)
+        vp_warn("%s: --steps: op_statistic.csv has no steps, so none of its rows is kept",
+                path);
+    else if (vp_asc_read_opstat(path, take_opstat, &cc, &skipped, err) != 0)
+        return VP_EXIT_INPUT;
+    if (k->ranks[file] < 0)
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
+    if (skipped)
+        vp_warn("%s: %llu rows without a count or a total time were skipped", path,
+                (unsigned long long)skipped);
+    say(k, "%s: rank %ld; %llu op_statistic rows", path, k->ranks[file],
+        (unsigned long long)cc.rows);
+    return VP_EXIT_OK;
+}
+
+static size_t new_file(vp_kernels *k, const char *path)
+{
+    k->ranks = vp_realloc(k->ranks, (k->nfiles + 1) * sizeof *k->ranks);
+    k->merged = vp_realloc(k->merged, (k->nfiles + 1) * sizeof *k->merged);
+    k->paths = vp_realloc(k->paths, (k->nfiles + 1) * sizeof *k->paths);
+    k->ranks[k->nfiles] = -1;
+    k->merged[k->nfiles] = 0;
+    k->paths[k->nfiles] = vp_strdup(path);
+    return k->nfiles++;
+}
+
+/* An Ascend directory: per rank kernel_details.csv (op_summary), else
+ * its trace, else its DB, else op_statistic.csv (aggregates only). */
+static int read_ascend_dir(vp_kernels *k, const char *path, vp_error *err)
+{
+    vp_asc_run run;
+    if (vp_asc_scan(path, &run, err) != 0)
+        return VP_EXIT_INPUT;
+    int status = VP_EXIT_OK;
+    if (run.n == 0) {
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "%s: no rank directory (kernels needs kernel_details.csv or "
+                     "trace_view.json)",
+                     path);
+        status = VP_EXIT_INPUT;
+    }
+    for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
+        vp_asc_rank *r = &run.ranks[i];
+        vp_error need = {0};
+        const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &need);
+        const char *stat = f ? NULL : r->files[VP_ASC_OP_STATISTIC];
+        if (!f && !stat) {
+            *err = need;
+            status = VP_EXIT_INPUT;
+            break;
+        }
+        k->rank_override = r->rank;
+        size_t file = new_file(k, f ? f : stat);
+        status = stat                          ? read_opstat(k, stat, file, err)
+                 : f != r->files[VP_ASC_TRACE] ? read_csv(k, f, file, err)
+                                               : read_trace(k, f, file, err);
+        k->rank_override = -1;
+    }
+    vp_asc_run_free(&run);
+    return status;
+}
+
+int vp_kernels_read(vp_kernels *k, const char *input, size_t position, vp_error *err)
+{
+    k->pos0 = position;
+    if (vp_asc_is_dir(input))
+        return read_ascend_dir(k, input, err);
+    vp_asc_file kind = strcmp(input, "-") == 0 ? VP_ASC_UNKNOWN : vp_asc_sniff(input);
+    if (kind == VP_ASC_KERNELS || kind == VP_ASC_DB)
+        return read_csv(k, input, new_file(k, input), err);
+    if (kind == VP_ASC_OP_STATISTIC)
+        return read_opstat(k, input, new_file(k, input), err);
+    if (kind != VP_ASC_UNKNOWN && kind != VP_ASC_TRACE) {
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "%s: a %s has no kernels (kernels reads traces, kernel_details.csv, "
+                     "op_summary and op_statistic CSVs)",
+                     input, vp_asc_file_name(kind));
+        return VP_EXIT_INPUT;
+    }
+    return read_trace(k, input, new_file(k, input), err);
+}
+
+/* The partial result (docs/partials.md, "kernels"): the files (rank,
+ * merged-trace pids, path), the interned Ascend strings, the kernel names
+ * and the groups with every sample, in the order they were first seen:
+ * merged in input order they give the groups, and the samples in each,
+ * in the order one process reading the files in turn gives them. */
+void vp_kernels_save(const vp_kernels *k, vp_buf *b)
+{
+    vp_put_u64(b, k->nfiles);
+    for (size_t i = 0; i < k->nfiles; i++) {
+        vp_put_i64(b, k->ranks[i]);
+        vp_put_i64(b, k->merged[i]);
+        vp_put_str(b, k->paths[i], strlen(k->paths[i]));
+    }
+    vp_put_u64(b, k->nstr ? k->nstr - 1 : 0);
+    for (size_t i = 1; i < k->nstr; i++)
+        vp_put_str(b, k->str[i], strlen(k->str[i]));
+    vp_put_u64(b, k->nnames);
+    for (size_t i = 0; i < k->nnames; i++) {
+        vp_put_str(b, k->knames[i].text, k->knames[i].len);
+        vp_put_u64(b, (uint64_t)k->knames[i].cls);
+    }
+    vp_put_u64(b, k->ngroups);
+    for (size_t i = 0; i < k->ngroups; i++) {
+        const vp_kgroup *g = &k->groups[i];
+        vp_put_u64(b, g->key.name == UINT32_MAX ? 0 : (uint64_t)g->key.name + 1);
+        vp_put_u64(b, (uint64_t)g->key.file);
+        vp_put_i64(b, g->key.device);
+        vp_put_i64(b, g->key.stream);
+        vp_put_u64(b, (uint64_t)g->key.cls);
+        vp_put_u64(b, (uint64_t)g->key.mrank);
+        vp_put_u64(b, (uint64_t)g->key.type);
+        vp_put_u64(b, (uint64_t)g->key.core);
+        vp_put_u64(b, g->n);
+        for (size_t j = 0; j < g->n; j++)
+            vp_put_i64(b, g->samples[j]);
+        vp_put_i64(b, g->agg_n);
+        if (g->agg_n) {
+            vp_put_i64(b, g->agg_total);
+            vp_put_i64(b, g->agg_min);
+            vp_put_i64(b, g->agg_max);
+        }
+    }
+}
+
+int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
+{
+    vp_rd r;
+    vp_rd_init(&r, p, n);
+    size_t base = k->nfiles;
+    size_t nf = vp_get_count(&r, 3);
+    for (size_t i = 0; i < nf; i++) {
+        long rank = (long)vp_get_i64(&r), merged = (long)vp_get_i64(&r);
+        size_t len;
+        const char *path = vp_get_str(&r, &len);
+        char *tmp = vp_strndup(path, len);
+        size_t f = new_file(k, tmp);
+        free(tmp);
+        k->ranks[f] = rank;
+        k->merged[f] = merged;
+    }
+    size_t ns = vp_get_count(&r, 1);
+    int32_t *smap = vp_malloc((ns + 1) * sizeof *smap);
+    smap[0] = 0;
+    for (size_t i = 0; i < ns; i++) {
+        size_t len;
+        const char *t = vp_get_str(&r, &len);
+        smap[i + 1] = intern(k, t, len);
+    }
+    size_t nn = vp_get_count(&r, 2);
+    uint32_t *nmap = vp_malloc((nn ? nn : 1) * sizeof *nmap);
+    for (size_t i = 0; i < nn; i++) {
+        size_t len;
+        const char *t = vp_get_str(&r, &len);
+        uint64_t cls = vp_get_u64(&r);
+        nmap[i] = vp_kernels_name(k, t, len,
+                                  cls < VP_CLASS_COUNT ? (vp_kclass)cls : VP_CLASS_COMPUTE,
+                                  VP_GPU_KERNEL);
+    }
+    size_t ng = vp_get_count(&r, 9);
+    for (size_t i = 0; i < ng && !r.bad; i++) {
+        uint64_t name = vp_get_u64(&r), file = vp_get_u64(&r);
+        vp_kgroup_key key = {.device = vp_get_i64(&r), .stream = vp_get_i64(&r)};
+        key.cls = (int32_t)vp_get_u64(&r);
+        key.mrank = (int32_t)vp_get_u64(&r);
+        uint64_t type = vp_get_u64(&r), core = vp_get_u64(&r);
+        size_t cnt = vp_get_count(&r, 1);
+        if (name > nn || file >= (nf ? nf : 1) || type > ns || core > ns) {
+            r.bad = 1;
+            break;
+        }
+        key.name = name ? nmap[name - 1] : UINT32_MAX;
+        key.file = k->o.dims & VP_KDIM_RANK ? (int32_t)(base + file) : 0;
+        key.type = smap[type];
+        key.core = smap[core];
+        uint32_t gi;
+        if (k->o.dims == 0) {
+            if (key.name == UINT32_MAX) {
+                r.bad = 1;
+                break;
+            }
+            vp_kname *kn = &k->knames[key.name];
+            if (kn->group == UINT32_MAX)
+                kn->group = new_group(k, &key);
+            gi = kn->group;
+        } else {
+            gi = group_of(k, &key);
+        }
+        vp_kgroup *g = &k->groups[gi];
+        for (size_t j = 0; j < cnt; j++)
+            add_sample(g, vp_get_i64(&r));
+        int64_t an = vp_get_i64(&r);
+        if (an < 0) {
+            r.bad = 1;
+        } else if (an > 0) {
+            int64_t at = vp_get_i64(&r), amin = vp_get_i64(&r), amax = vp_get_i64(&r);
+            vp_kernels_add_aggregate(k, gi, an, at, amin, amax);
+        }
+    }
+    free(smap);
+    free(nmap);
+    if (!vp_rd_done(&r)) {
+        vp_error_set(err, VP_EXIT_INPUT, "damaged kernels partial result");
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds aggregated instances to a summary of samples: count, total, min,
+ * max and mean stay exact; the median is left at the mean (for sorting
+ * only: it is not shown). */
+static void add_aggregate_sum(vp_summary *s, int64_t n, int64_t total, int64_t min, int64_t max)
+{
+    if (!n)
+        return;
+    if (s->n == 0 || min < s->min)
+        s->min = min;
+    if (s->n == 0 || max > s->max)
+        s->max = max;
+    s->n += n;
+    s->total += total;
+    s->mean = (double)s->total / (double)s->n;
+    s->median = s->mean;
+    s->stddev = 0;
+}
+
+static vp_ksort sort_key;
+static const vp_kernels *sort_ctx;
+
+static int cmp_group(const void *a, const void *b)
+{
+    const vp_kgroup *x = a, *y = b;
+    const char *tx = x->key.name == UINT32_MAX ? "" : sort_ctx->knames[x->key.name].text;
+    const char *ty = y->key.name == UINT32_MAX ? "" : sort_ctx->knames[y->key.name].text;
+    int c = 0;
+    switch (sort_key) {
+    case VP_KSORT_COUNT: c = (y->sum.n > x->sum.n) - (y->sum.n < x->sum.n); break;
+    case VP_KSORT_AVG: c = (y->sum.mean > x->sum.mean) - (y->sum.mean < x->sum.mean); break;
+    case VP_KSORT_MED: c = (y->sum.median > x->sum.median) - (y->sum.median < x->sum.median); break;
+    case VP_KSORT_MAX: c = (y->sum.max > x->sum.max) - (y->sum.max < x->sum.max); break;
+    case VP_KSORT_NAME: break;
+    default: c = (y->sum.total > x->sum.total) - (y->sum.total < x->sum.total); break;
+    }
+    if (c)
+        return c;
+    if (sort_key != VP_KSORT_NAME && y->sum.total != x->sum.total)
+        return (y->sum.total > x->sum.total) - (y->sum.total < x->sum.total);
+    c = strcmp(tx, ty);
+    if (c)
+        return c;
+    if (x->key.core != y->key.core)
+        return strcmp(sort_ctx->str[x->key.core], sort_ctx->str[y->key.core]);
+    if (x->key.type != y->key.type)
+        return strcmp(sort_ctx->str[x->key.type], sort_ctx->str[y->key.type]);
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    if (x->key.device != y->key.device)
+        return (x->key.device > y->key.device) - (x->key.device < y->key.device);
+    if (x->key.stream != y->key.stream)
+        return (x->key.stream > y->key.stream) - (x->key.stream < y->key.stream);
+    return (x->key.cls > y->key.cls) - (x->key.cls < y->key.cls);
+}
+
+void vp_kernels_finish(vp_kernels *k, vp_ksort key)
+{
+    size_t n = 0;
+    int64_t grand = 0;
+    for (size_t i = 0; i < k->ngroups; i++) {
+        vp_kgroup *g = &k->groups[i];
+        if (!g->n && !g->agg_n) {
+            free(g->samples);
+            continue;
+        }
+        g->rank = g->key.mrank                         ? g->key.mrank - 1
+                  : (size_t)g->key.file < k->nfiles ? k->ranks[g->key.file]
+                                                     : -1;   /* filled kernel by kernel */
+        vp_summarize(g->samples, g->n, &g->sum);
+        add_aggregate_sum(&g->sum, g->agg_n, g->agg_total, g->agg_min, g->agg_max);
+        grand += g->sum.total;
+        k->groups[n++] = *g;
+    }
+    k->ngroups = n;
+    k->grand = grand;
+    /* The group index and the names' groups point at the old places. */
+    free(k->gindex);
+    k->gindex = NULL;
+    k->gcap = 0;
+    for (size_t i = 0; i < k->nnames; i++)
+        k->knames[i].group = UINT32_MAX;
+    sort_key = key;
+    sort_ctx = k;
+    if (n)
+        qsort(k->groups, n, sizeof *k->groups, cmp_group);
+}
+
+void vp_kernels_fold(const vp_kernels *k, size_t from, vp_summary *s, int *exact)
+{
+    size_t total = 0;
+    for (size_t i = from; i < k->ngroups; i++)
+        total += k->groups[i].n;
+    int64_t *all = vp_malloc((total ? total : 1) * sizeof *all);
+    size_t w = 0;
+    for (size_t i = from; i < k->ngroups; i++) {
+        if (k->groups[i].n)   /* aggregated groups have no samples */
+            memcpy(all + w, k->groups[i].samples, k->groups[i].n * sizeof *all);
+        w += k->groups[i].n;
+    }
+    vp_summarize(all, total, s);
+    free(all);
+    *exact = 1;
+    for (size_t i = from; i < k->ngroups; i++) {
+        const vp_kgroup *g = &k->groups[i];
+        add_aggregate_sum(s, g->agg_n, g->agg_total, g->agg_min, g->agg_max);
+        *exact &= g->agg_n == 0;
+    }
+}

@@ -1,0 +1,92 @@
+/* The kernels table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "vprof/kernels_view.h"
+
+/* exact: every instance known (no aggregate), so Med and StdDev exist. */
+static void put_stats(vp_table *t, size_t row, const vp_summary *s, int64_t grand, int exact)
+{
+    vp_table_set_double(t, row, 0, grand ? 100.0 * (double)s->total / (double)grand : 0.0);
+    vp_table_set_int(t, row, 1, s->total);
+    vp_table_set_int(t, row, 2, s->n);
+    vp_table_set_double(t, row, 3, s->mean);
+    if (exact)
+        vp_table_set_double(t, row, 4, s->median);
+    vp_table_set_int(t, row, 5, s->min);
+    vp_table_set_int(t, row, 6, s->max);
+    if (exact)
+        vp_table_set_double(t, row, 7, s->stddev);
+}
+
+vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top)
+{
+    vp_table *t = vp_table_new("kernels");
+    vp_table_add_col(t, "Time", VP_COL_PERCENT, 1);
+    vp_table_add_col(t, "Total Time", VP_COL_NS, 0);
+    vp_table_add_col(t, "Instances", VP_COL_INT, 0);
+    vp_table_add_col(t, "Avg", VP_COL_NS_F, 1);
+    vp_table_add_col(t, "Med", VP_COL_NS_F, 1);
+    vp_table_add_col(t, "Min", VP_COL_NS, 0);
+    vp_table_add_col(t, "Max", VP_COL_NS, 0);
+    vp_table_add_col(t, "StdDev", VP_COL_NS_F, 1);
+    size_t ndims = strlen(dims);
+    for (size_t d = 0; d < ndims; d++) {
+        switch (dims[d]) {
+        case 'r': vp_table_add_col(t, "Rank", VP_COL_INT, 0); break;
+        case 'd': vp_table_add_col(t, "Device", VP_COL_INT, 0); break;
+        case 's': vp_table_add_col(t, "Stream", VP_COL_INT, 0); break;
+        case 'c': vp_table_add_col(t, "Class", VP_COL_TEXT, 0); break;
+        case 'y': vp_table_add_col(t, "Type", VP_COL_TEXT, 0); break;
+        case 'k': vp_table_add_col(t, "Accelerator Core", VP_COL_TEXT, 0); break;
+        }
+    }
+    int name_col = k->o.by_name ? vp_table_add_col(t, "Name", VP_COL_TEXT, 0) : -1;
+
+    size_t n = k->ngroups;
+    int aggregated = 0;
+    for (size_t i = 0; i < n; i++)
+        aggregated |= k->groups[i].agg_n != 0;
+    if (aggregated)
+        vp_table_add_note(t, "rows with op_statistic.csv instances have no Med nor StdDev: the "
+                             "file gives each op type's count, total, min and max only");
+    size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+    for (size_t i = 0; i < shown; i++) {
+        const vp_kgroup *g = &k->groups[i];
+        size_t row = vp_table_add_row(t);
+        put_stats(t, row, &g->sum, k->grand, g->agg_n == 0);
+        int col = 8;
+        for (size_t d = 0; d < ndims; d++, col++) {
+            switch (dims[d]) {
+            case 'r': vp_table_set_int(t, row, col, g->rank); break;
+            case 'd': vp_table_set_int(t, row, col, g->key.device); break;
+            case 's': vp_table_set_int(t, row, col, g->key.stream); break;
+            case 'c': vp_table_set_text(t, row, col, vp_kclass_name((vp_kclass)g->key.cls)); break;
+            case 'y':
+                if (g->key.type)
+                    vp_table_set_text(t, row, col, k->str[g->key.type]);
+                break;
+            case 'k':
+                if (g->key.core)
+                    vp_table_set_text(t, row, col, k->str[g->key.core]);
+                break;
+            }
+        }
+        if (name_col >= 0) {
+            const vp_kname *kn = &k->knames[g->key.name];
+            vp_table_set_textn(t, row, name_col, kn->text, kn->len);
+        }
+    }
+    if (shown < n) {
+        /* (others): statistics over the folded instances themselves. */
+        vp_summary s;
+        int exact;
+        vp_kernels_fold(k, shown, &s, &exact);
+        size_t row = vp_table_add_row(t);
+        put_stats(t, row, &s, k->grand, exact);
+        char label[64];
+        snprintf(label, sizeof label, "(others: %zu rows)", n - shown);
+        vp_table_set_text(t, row, name_col >= 0 ? name_col : 8, label);
+    }
+    return t;
+}

@@ -1,0 +1,254 @@
+/* Unit tests for src/analysis/kernels.c: grouping by name and by rank and
+ * stream, exact medians of odd and even counts, the (others) fold, and
+ * the partial result's save/merge round trip. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "vprof/kernels.h"
+
+/* Two ranks of the same work: a = 5, 1, 3 us (1 on stream 9), b = 4, 2,
+ * 8, 6 us (2 on stream 9); the rest on stream 7. */
+static const char trace[] =
+    "{\"distributedInfo\": {\"rank\": %d, \"world_size\": 2}, \"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 4, \"args\": {\"stream\": 7, \"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 9, \"ts\": 30, \"dur\": 1, \"args\": {\"stream\": 9, \"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 9, \"ts\": 40, \"dur\": 2, \"args\": {\"stream\": 9, \"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, \"ts\": 50, \"dur\": 3, \"args\": {\"stream\": 7, \"correlation\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, \"ts\": 60, \"dur\": 8, \"args\": {\"stream\": 7, \"correlation\": 6}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 0, \"tid\": 1, \"ts\": 65, \"dur\": 1, \"args\": {\"correlation\": 7}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, \"ts\": 70, \"dur\": 6, \"args\": {\"stream\": 7, \"correlation\": 7}}\n"
+    "]}\n";
+
+static char dir[64], rank0[96], rank1[96];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/vprof-test-kernels-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    for (int r = 0; r < 2; r++) {
+        char *p = r ? rank1 : rank0;
+        snprintf(p, 96, "%s/rank%d.json", dir, r);
+        FILE *f = fopen(p, "w");
+        if (!f)
+            return -1;
+        fprintf(f, trace, r);
+        fclose(f);
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(rank0);
+    unlink(rank1);
+    rmdir(dir);
+    return 0;
+}
+
+static void read_ok(vp_kernels *k, const char *path, size_t position)
+{
+    vp_error err = {0};
+    int st = vp_kernels_read(k, path, position, &err);
+    if (st != VP_EXIT_OK)
+        fail_msg("%s", err.msg);
+}
+
+static const char *name_of(const vp_kernels *k, const vp_kgroup *g)
+{
+    return k->knames[g->key.name].text;
+}
+
+static void test_medians_by_name(void **state)
+{
+    (void)state;
+    vp_kernels k;
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1};
+    vp_kernels_init(&k, &o);
+    read_ok(&k, rank0, 0);
+    assert_int_equal(k.nfiles, 1);
+    assert_int_equal(k.ranks[0], 0);
+    vp_kernels_finish(&k, VP_KSORT_TOTAL);
+    assert_int_equal(k.ngroups, 2);
+    assert_int_equal(k.grand, 29000);
+    /* b: 4 instances (even): the median is the mean of the middle two */
+    const vp_kgroup *b = &k.groups[0];
+    assert_string_equal(name_of(&k, b), "b");
+    assert_int_equal(b->sum.n, 4);
+    assert_int_equal(b->sum.total, 20000);
+    assert_true(b->sum.median == 5000.0);
+    assert_true(b->sum.mean == 5000.0);
+    assert_int_equal(b->sum.min, 2000);
+    assert_int_equal(b->sum.max, 8000);
+    assert_true(fabs(b->sum.stddev - sqrt(20e6 / 3)) < 1e-9);
+    /* a: 3 instances (odd): the middle one */
+    const vp_kgroup *a = &k.groups[1];
+    assert_string_equal(name_of(&k, a), "a");
+    assert_int_equal(a->sum.n, 3);
+    assert_int_equal(a->sum.total, 9000);
+    assert_true(a->sum.median == 3000.0);
+    assert_true(a->sum.stddev == 2000.0);
+    assert_int_equal(k.knames[0].cls, VP_CLASS_COMPUTE);
+    vp_kernels_free(&k);
+}
+
+static void test_by_rank_and_stream(void **state)
+{
+    (void)state;
+    vp_kernels k;
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1,
+                         .dims = VP_KDIM_RANK | VP_KDIM_STREAM};
+    vp_kernels_init(&k, &o);
+    read_ok(&k, rank1, 0);   /* the ranks come from distributedInfo, not the order */
+    read_ok(&k, rank0, 1);
+    vp_kernels_finish(&k, VP_KSORT_TOTAL);
+    assert_int_equal(k.ngroups, 8);
+    /* ties on total: by name, then rank, then stream */
+    static const struct {
+        const char *name;
+        long rank;
+        int64_t stream, n, total;
+        double median;
+    } want[] = {
+        {"b", 0, 7, 3, 18000, 6000}, {"b", 1, 7, 3, 18000, 6000},
+        {"a", 0, 7, 2, 8000, 4000},  {"a", 1, 7, 2, 8000, 4000},
+        {"b", 0, 9, 1, 2000, 2000},  {"b", 1, 9, 1, 2000, 2000},
+        {"a", 0, 9, 1, 1000, 1000},  {"a", 1, 9, 1, 1000, 1000},
+    };
+    for (size_t i = 0; i < 8; i++) {
+        const vp_kgroup *g = &k.groups[i];
+        assert_string_equal(name_of(&k, g), want[i].name);
+        assert_int_equal(g->rank, want[i].rank);
+        assert_int_equal(g->key.stream, want[i].stream);
+        assert_int_equal(g->sum.n, want[i].n);
+        assert_int_equal(g->sum.total, want[i].total);
+        assert_true(g->sum.median == want[i].median);
+    }
+    /* (others) past the first two rows: a 4000, 5000 / 3000 ... exact */
+    vp_summary s;
+    int exact;
+    vp_kernels_fold(&k, 2, &s, &exact);
+    assert_int_equal(exact, 1);
+    assert_int_equal(s.n, 8);
+    assert_int_equal(s.total, 22000);
+    assert_true(s.median == 2500.0);
+    vp_kernels_free(&k);
+}
+
+static void test_steps(void **state)
+{
+    (void)state;
+    /* no ProfilerStep in the trace: --steps keeps nothing */
+    vp_step_range r = {0};
+    vp_kernels k;
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1, .steps = &r};
+    vp_kernels_init(&k, &o);
+    int q = vp_quiet;
+    vp_quiet = 1;
+    read_ok(&k, rank0, 0);
+    vp_quiet = q;
+    vp_kernels_finish(&k, VP_KSORT_TOTAL);
+    assert_int_equal(k.ngroups, 0);
+    vp_kernels_free(&k);
+}
+
+static void test_aggregate_fold(void **state)
+{
+    (void)state;
+    vp_kernels k;
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1};
+    vp_kernels_init(&k, &o);
+    uint32_t x = vp_kernels_name(&k, "x", 1, VP_CLASS_COUNT, VP_GPU_KERNEL);
+    uint32_t y = vp_kernels_name(&k, "ncclKernel_AllReduce", 20, VP_CLASS_COUNT, VP_GPU_KERNEL);
+    assert_int_equal(vp_kernels_name(&k, "x", 1, VP_CLASS_COMPUTE, VP_GPU_KERNEL), x);
+    assert_int_equal(k.knames[y].cls, VP_CLASS_COMM);
+    uint32_t gx = vp_kernels_group(&k, 0, x, -1, -1, -1, 0, 0);
+    uint32_t gy = vp_kernels_group(&k, 0, y, -1, -1, -1, 0, 0);
+    assert_int_equal(vp_kernels_group(&k, 0, x, -1, -1, -1, 0, 0), gx);
+    vp_kernels_add(&k, gx, 10);
+    vp_kernels_add(&k, gx, 30);
+    vp_kernels_add_aggregate(&k, gy, 4, 100, 10, 40);
+    vp_kernels_add_aggregate(&k, gy, 1, 5, 5, 5);
+    vp_kernels_finish(&k, VP_KSORT_TOTAL);
+    assert_int_equal(k.groups[0].sum.n, 5);
+    assert_int_equal(k.groups[0].sum.total, 105);
+    assert_int_equal(k.groups[0].sum.min, 5);
+    assert_int_equal(k.groups[0].sum.max, 40);
+    assert_true(k.groups[0].sum.mean == 21.0);
+    vp_summary s;
+    int exact;
+    vp_kernels_fold(&k, 0, &s, &exact);
+    assert_int_equal(exact, 0);
+    assert_int_equal(s.n, 7);
+    assert_int_equal(s.total, 145);
+    assert_int_equal(s.min, 5);
+    assert_int_equal(s.max, 40);
+    vp_kernels_fold(&k, 1, &s, &exact);
+    assert_int_equal(exact, 1);
+    assert_true(s.median == 20.0);
+    vp_kernels_free(&k);
+}
+
+static void test_save_merge_round_trip(void **state)
+{
+    (void)state;
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1,
+                         .dims = VP_KDIM_RANK | VP_KDIM_STREAM};
+    vp_kernels one, two, all;
+    vp_kernels_init(&one, &o);
+    vp_kernels_init(&two, &o);
+    vp_kernels_init(&all, &o);
+    read_ok(&one, rank0, 0);
+    read_ok(&two, rank1, 1);
+    vp_buf p1 = {0}, p2 = {0}, again = {0};
+    vp_kernels_save(&one, &p1);
+    vp_kernels_save(&two, &p2);
+    vp_error err = {0};
+    assert_int_equal(vp_kernels_merge(&all, p1.data, p1.len, &err), 0);
+    /* one partial merged into an empty model saves the same bytes */
+    vp_kernels_save(&all, &again);
+    assert_int_equal(again.len, p1.len);
+    assert_memory_equal(again.data, p1.data, p1.len);
+    assert_int_equal(vp_kernels_merge(&all, p2.data, p2.len, &err), 0);
+    assert_int_equal(all.nfiles, 2);
+    assert_int_equal(all.ranks[1], 1);
+    assert_string_equal(all.paths[1], rank1);
+    vp_kernels_finish(&all, VP_KSORT_TOTAL);
+    assert_int_equal(all.ngroups, 8);
+    assert_int_equal(all.grand, 58000);
+    assert_int_equal(all.groups[1].rank, 1);
+    assert_true(all.groups[1].sum.median == 6000.0);
+    /* a damaged partial is an error, never an overrun */
+    assert_int_equal(vp_kernels_merge(&all, p2.data, p2.len - 1, &err), -1);
+    assert_string_equal(err.msg, "damaged kernels partial result");
+    vp_buf_free(&p1);
+    vp_buf_free(&p2);
+    vp_buf_free(&again);
+    vp_kernels_free(&one);
+    vp_kernels_free(&two);
+    vp_kernels_free(&all);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_medians_by_name),
+        cmocka_unit_test(test_by_rank_and_stream),
+        cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_aggregate_fold),
+        cmocka_unit_test(test_save_merge_round_trip),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
