@@ -34,24 +34,6 @@ vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source);
 
 /* The tables of communication.json (per operation; per transport) and of
  * communication_matrix.json (per link), appended to tables[*n]. */
-/* step_trace_time rows computed from a trace, in partial results
- * (cmd/scale.h): the note saying how (slices: from Overlap Analysis
- * slices, else from the device tasks), and the rows with it; merge
- * appends the rows and sets *source when the partial has one. */
-const char *asc_stt_trace_source(int slices);
-/* The notes of rows read from step_trace_time.csv (and DBs) and from
- * cluster_step_trace_time.csv: compared by address in partials. */
-const char *asc_stt_csv_source(void);
-const char *asc_stt_cluster_source(void);
-void asc_stt_save(const vp_stt *s, const char *source, vp_buf *b);
-int asc_stt_merge(vp_stt *s, const char **source, vp_rd *r);
-
-/* communication.json and communication_matrix.json records in partial
- * results: whether each kind was read, the operations and the links;
- * merge appends them (NULL strings come back as ""). */
-void asc_hccl_save(const vp_hccl *h, int have_comm, int have_matrix, vp_buf *b);
-int asc_hccl_merge(vp_hccl *h, int *have_comm, int *have_matrix, vp_rd *r);
-
 void asc_hccl_tables(const vp_hccl *h, int have_comm, int have_matrix, vp_table **tables,
                      size_t *n);
 
