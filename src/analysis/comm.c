@@ -365,6 +365,12 @@ void vp_comm_save(const vp_comm *c, vp_buf *b)
     vp_hccl_save(&c->hccl, c->have_comm_json, c->have_matrix, b);
 }
 
+/* A damaged partial's sums may overflow: they wrap, never undefined. */
+static void add_to(int64_t *x, int64_t v)
+{
+    *x = (int64_t)((uint64_t)*x + (uint64_t)v);
+}
+
 int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
 {
     vp_rd r;
@@ -407,12 +413,10 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
             break;
         }
         vp_comm_group *g = group_of(c, (vp_coll)type, pg >= 0 ? pgmap[pg] : -1, group, stream);
-        g->count += vp_get_i64(&r);
-        g->total += vp_get_i64(&r);
-        g->exposed += vp_get_i64(&r);
-        g->sized_bytes += vp_get_i64(&r);
-        g->sized_time += vp_get_i64(&r);
-        g->sized_count += vp_get_i64(&r);
+        int64_t *sums[] = {&g->count, &g->total, &g->exposed, &g->sized_bytes, &g->sized_time,
+                           &g->sized_count};
+        for (size_t k = 0; k < sizeof sums / sizeof *sums; k++)
+            add_to(sums[k], vp_get_i64(&r));
     }
     free(pgmap);
     if (!r.bad)

@@ -251,20 +251,9 @@ int cmd_comm(int argc, char **argv)
         status = VP_EXIT_USAGE;
         goto out;
     }
-    if (opt == VP_OPT_EXIT)
-        goto out;
-    status = VP_EXIT_USAGE;
-    if (optind >= argc) {
-        vp_usage_error("comm", "no trace given (a file, or - for standard input)");
-        goto out;
-    }
     vp_parts parts = {"comm", VP_COMM_PART_VERSION, comm_analyse, comm_merge, comm_save, &c};
-    status = vp_parts_run(&c.common, &parts, argv + optind, (size_t)(argc - optind));
-    if (status != VP_EXIT_OK) {
-        if (status == VP_PARTS_DONE)
-            status = VP_EXIT_OK;
+    if (opt == VP_OPT_EXIT || !vp_parts_operands(&c.common, &parts, argc, argv, &status))
         goto out;
-    }
     const vp_comm_rank *ranks = c.m.ranks;
     for (size_t i = 0; i < c.m.nranks; i++)
         for (size_t j = 0; j < i; j++)

@@ -1,4 +1,6 @@
 /* Warnings about a vp_gpu_pass (cmd/gpupass_cli.h). */
+#include <getopt.h>
+
 #include "cmd/gpupass_cli.h"
 
 void vp_gpu_pass_warn(const vp_gpu_pass *p, int has_steps)
@@ -14,4 +16,17 @@ void vp_gpu_pass_warn(const vp_gpu_pass *p, int has_steps)
     if (p->w.no_dur)
         vp_warn("%s: %llu GPU events without \"dur\" were skipped", name,
                 (unsigned long long)p->w.no_dur);
+}
+
+int vp_parts_operands(const vp_common_opts *o, const vp_parts *p, int argc, char **argv,
+                      int *status)
+{
+    if (optind >= argc) {
+        *status = vp_usage_error(p->cmd, "no trace given (a file, or - for standard input)");
+        return 0;
+    }
+    *status = vp_parts_run(o, p, argv + optind, (size_t)(argc - optind));
+    if (*status == VP_PARTS_DONE)
+        *status = VP_EXIT_OK;
+    return *status == VP_EXIT_OK;
 }

@@ -236,20 +236,9 @@ int cmd_steps(int argc, char **argv)
             goto out;
         }
     }
-    if (opt == VP_OPT_EXIT)
-        goto out;
-    status = VP_EXIT_USAGE;
-    if (optind >= argc) {
-        vp_usage_error("steps", "no trace given (a file, or - for standard input)");
-        goto out;
-    }
     vp_parts parts = {"steps", VP_BREAKDOWN_PART_VERSION, steps_analyse, steps_merge, steps_save, &s};
-    status = vp_parts_run(&s.common, &parts, argv + optind, (size_t)(argc - optind));
-    if (status != VP_EXIT_OK) {
-        if (status == VP_PARTS_DONE)
-            status = VP_EXIT_OK;
+    if (opt == VP_OPT_EXIT || !vp_parts_operands(&s.common, &parts, argc, argv, &status))
         goto out;
-    }
     vp_table *tables[3];
     size_t nt = 2;
     if (s.b.nfiles == 0) {
