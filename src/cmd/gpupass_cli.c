@@ -26,7 +26,8 @@ int vp_parts_operands(const vp_common_opts *o, const vp_parts *p, int argc, char
         return 0;
     }
     *status = vp_parts_run(o, p, argv + optind, (size_t)(argc - optind));
-    if (*status == VP_PARTS_DONE)
-        *status = VP_EXIT_OK;
-    return *status == VP_EXIT_OK;
+    if (*status != VP_PARTS_DONE)
+        return *status == VP_EXIT_OK;
+    *status = VP_EXIT_OK;
+    return 0;
 }
