@@ -1,0 +1,174 @@
+/* The tables of vprof comm (vprof/comm_view.h). */
+#include <stdlib.h>
+
+#include "vprof/comm_view.h"
+
+static double pct(int64_t num, int64_t den)
+{
+    return den > 0 ? 100.0 * (double)num / (double)den : 0.0;
+}
+
+enum { C_RANK, C_SPAN, C_COMP, C_COMM, C_OVER, C_EXPOSED, C_FREE, C_IDLE, C_OVER_PCT, C_EXP_PCT };
+
+vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps)
+{
+    vp_table *t = vp_table_new("comm");
+    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Span", VP_COL_NS, 0);
+    vp_table_add_col(t, "Computing", VP_COL_NS, 0);
+    vp_table_add_col(t, "Communication", VP_COL_NS, 0);
+    vp_table_add_col(t, "Overlapped", VP_COL_NS, 0);
+    vp_table_add_col(t, "Comm Exposed", VP_COL_NS, 0);
+    vp_table_add_col(t, "Free", VP_COL_NS, 0);
+    vp_table_add_col(t, "Idle", VP_COL_NS, 0);
+    vp_table_add_col(t, "Overlap", VP_COL_PERCENT, 2);
+    vp_table_add_col(t, "Exposed/Step", VP_COL_PERCENT, 2);
+    for (size_t i = 0; i < c->nranks; i++) {
+        const vp_comm_rank *r = &c->ranks[i];
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, C_RANK, r->rank);
+        vp_table_set_int(t, row, C_SPAN, r->t.span);
+        vp_table_set_int(t, row, C_COMP, r->t.compute);
+        vp_table_set_int(t, row, C_COMM, r->t.comm);
+        vp_table_set_int(t, row, C_OVER, r->t.overlap);
+        vp_table_set_int(t, row, C_EXPOSED, r->t.exposed);
+        vp_table_set_int(t, row, C_FREE, r->t.free);
+        vp_table_set_int(t, row, C_IDLE, r->t.idle);
+        if (r->t.comm > 0)
+            vp_table_set_double(t, row, C_OVER_PCT, pct(r->t.overlap, r->t.comm));
+        if (r->step_time > 0)
+            vp_table_set_double(t, row, C_EXP_PCT, pct(r->t.exposed, r->step_time));
+        if (r->gpu_events == 0)
+            vp_table_add_note(t, "rank %ld: no GPU work%s: every time is 0 and the percentages are "
+                                 "empty",
+                              r->rank, selected_steps ? " in the selected steps" : " in the trace");
+        else if (r->t.comm == 0)
+            vp_table_add_note(t, "rank %ld: no communication kernels, so Overlap is empty (HTA "
+                                 "prints NaN)",
+                              r->rank);
+    }
+    vp_table_add_note(t, "Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); "
+                         "Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of %s",
+                      c->nranks && c->ranks[0].nsteps ? "the steps' wall time" : "the GPU span");
+    return t;
+}
+
+/* min / median / max over ranks of each time, with the ranks at the ends. */
+vp_table *vp_comm_spread_table(const vp_comm *c)
+{
+    vp_table *t = vp_table_new("spread");
+    vp_table_add_col(t, "Metric", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Min", VP_COL_NS, 0);
+    vp_table_add_col(t, "Median", VP_COL_NS_F, 1);
+    vp_table_add_col(t, "Max", VP_COL_NS, 0);
+    vp_table_add_col(t, "Min Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Max Rank", VP_COL_INT, 0);
+    static const char *const metrics[VP_COMM_METRICS] = {
+        "Span", "Computing", "Communication", "Overlapped", "Comm Exposed", "Free", "Idle"};
+    size_t slowest = 0;
+    for (int m = 0; m < VP_COMM_METRICS; m++) {
+        vp_comm_spread s;
+        vp_comm_spread_of(c, m, &s);
+        if (m == 1)
+            slowest = s.max_rank;
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, metrics[m]);
+        vp_table_set_int(t, row, 1, s.min);
+        vp_table_set_double(t, row, 2, s.median);
+        vp_table_set_int(t, row, 3, s.max);
+        vp_table_set_int(t, row, 4, c->ranks[s.min_rank].rank);
+        vp_table_set_int(t, row, 5, c->ranks[s.max_rank].rank);
+    }
+    vp_table_add_note(t, "slowest rank: %ld (the most Computing; the others wait for it in "
+                         "collectives, which shows as their Comm Exposed)",
+                      c->ranks[slowest].rank);
+    return t;
+}
+
+vp_table *vp_comm_straggler_table(vp_comm *c)
+{
+    vp_table *t = vp_table_new("stragglers");
+    vp_table_add_col(t, "Step", VP_COL_INT, 0);
+    vp_table_add_col(t, "Collectives", VP_COL_INT, 0);
+    vp_table_add_col(t, "Straggler", VP_COL_INT, 0);
+    vp_table_add_col(t, "Its Wait", VP_COL_NS, 0);
+    vp_table_add_col(t, "Max Wait", VP_COL_NS, 0);
+    vp_table_add_col(t, "Waiting Rank", VP_COL_INT, 0);
+    vp_comm_straggler *rows;
+    size_t uneven, n = vp_comm_stragglers(c, &rows, &uneven);
+    for (size_t i = 0; i < n; i++) {
+        const vp_comm_straggler *s = &rows[i];
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, s->step);
+        vp_table_set_int(t, row, 1, (int64_t)s->collectives);
+        vp_table_set_int(t, row, 2, c->ranks[s->straggler].rank);
+        vp_table_set_int(t, row, 3, s->its_wait);
+        vp_table_set_int(t, row, 4, s->max_wait);
+        vp_table_set_int(t, row, 5, c->ranks[s->waiter].rank);
+    }
+    free(rows);
+    if (uneven)
+        vp_table_add_note(t, "%zu steps have a different number of collectives on different ranks: "
+                             "only the first ones common to all were matched",
+                          uneven);
+    if (vp_table_rows(t) == 0)
+        vp_table_add_note(t, "no step has communication kernels on every rank");
+    return t;
+}
+
+vp_table *vp_comm_collective_table(vp_comm *c, long top)
+{
+    vp_table *t = vp_table_new("collectives");
+    vp_table_add_col(t, "Collective", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Group", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Size", VP_COL_INT, 0);
+    vp_table_add_col(t, "Stream", VP_COL_INT, 0);
+    vp_table_add_col(t, "Count", VP_COL_INT, 0);
+    vp_table_add_col(t, "Total Time", VP_COL_NS, 0);
+    vp_table_add_col(t, "Exposed", VP_COL_NS, 0);
+    vp_table_add_col(t, "Bytes", VP_COL_BYTES, 0);
+    vp_table_add_col(t, "Algbw (GB/s)", VP_COL_RATIO, 2);
+    vp_table_add_col(t, "Busbw (GB/s)", VP_COL_RATIO, 2);
+    vp_comm_sort_groups(c);
+    size_t shown = top > 0 && (size_t)top < c->ngroups ? (size_t)top : c->ngroups;
+    int64_t unsized = 0;
+    for (size_t i = 0; i < c->ngroups; i++)
+        unsized += c->groups[i].count - c->groups[i].sized_count;
+    for (size_t i = 0; i < shown; i++) {
+        const vp_comm_group *g = &c->groups[i];
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, vp_coll_name(g->type));
+        if (g->pg >= 0) {
+            size_t len;
+            const char *k = vp_strmap_key(c->pgs, (size_t)g->pg, &len);
+            vp_table_set_textn(t, row, 1, k, len);
+        }
+        if (g->group >= 1)
+            vp_table_set_int(t, row, 2, g->group);
+        vp_table_set_int(t, row, 3, g->stream);
+        vp_table_set_int(t, row, 4, g->count);
+        vp_table_set_int(t, row, 5, g->total);
+        vp_table_set_int(t, row, 6, g->exposed);
+        if (g->sized_count)
+            vp_table_set_int(t, row, 7, g->sized_bytes);
+        double algbw, busbw;
+        int bw = vp_comm_bandwidth(g, &algbw, &busbw);
+        if (bw >= 1)
+            vp_table_set_double(t, row, 8, algbw);
+        if (bw == 2)
+            vp_table_set_double(t, row, 9, busbw);
+    }
+    if (shown < c->ngroups)
+        vp_table_add_note(t, "%zu more rows (--top %ld)", c->ngroups - shown, top);
+    if (c->ngroups == 0)
+        vp_table_add_note(t, "no communication kernels (NCCL/RCCL/HCCL) in the input");
+    else if (unsized)
+        vp_table_add_note(t, "%lld kernels carry no message size (In/Out msg nelems and dtype, on "
+                             "the kernel or its record_param_comms): Bytes and bandwidths count "
+                             "the others",
+                          (long long)unsized);
+    vp_table_add_note(t, "Count and times are summed over ranks; Exposed: the part of each "
+                         "kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor "
+                         "(docs/comm.md)");
+    return t;
+}

@@ -1,0 +1,148 @@
+/* The tables of vprof steps (vprof/steps_view.h). */
+#include "vprof/steps_view.h"
+#include "vprof/util.h"
+
+static const char *const v_title[VP_BD_COUNT] = {
+    "CPU Time", "GPU Span", "GPU Busy", "Compute", "Comm Exposed", "Memory", "GPU Idle",
+    "Data Loading", "Forward", "Backward", "Optimizer", "Kernels", "Short Kernels",
+};
+
+vp_table *vp_steps_table(const vp_breakdown *b, int rank_col, int selected_steps)
+{
+    vp_table *t = vp_table_new("steps");
+    if (rank_col)
+        vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    int c0 = vp_table_add_col(t, "Step", VP_COL_INT, 0) + 1;
+    for (int c = 0; c < VP_BD_COUNT; c++)
+        vp_table_add_col(t, v_title[c], c >= VP_BD_KERNELS ? VP_COL_INT : VP_COL_NS, 0);
+    for (size_t i = 0; i < b->nrows; i++) {
+        const vp_step_row *r = &b->rows[i];
+        size_t row = vp_table_add_row(t);
+        if (rank_col)
+            vp_table_set_int(t, row, 0, r->rank);
+        if (r->step >= 0)
+            vp_table_set_int(t, row, c0 - 1, r->step);
+        for (int c = 0; c < VP_BD_COUNT; c++)
+            if (r->has_cpu || !vp_breakdown_is_cpu(c))
+                vp_table_set_int(t, row, c0 + c, r->v[c]);
+    }
+    if (b->no_steps_files)
+        vp_table_add_note(t, "%s no ProfilerStep#N annotations: one row for the whole trace, "
+                             "without the CPU columns, which need step windows",
+                          b->nfiles > 1 ? "some traces have" : "the trace has");
+    if (b->outside && !selected_steps)
+        vp_table_add_note(t, "%llu GPU event%s launched outside every step (or by no recorded "
+                             "launch call): in no row",
+                          (unsigned long long)b->outside, b->outside == 1 ? " was" : "s were");
+    if (b->empty_steps)
+        vp_table_add_note(t, "%llu step%s launched no GPU work: %s GPU columns are 0",
+                          (unsigned long long)b->empty_steps, b->empty_steps == 1 ? "" : "s",
+                          b->empty_steps == 1 ? "its" : "their");
+    if (b->nfiles > 1 && !rank_col)
+        vp_table_add_note(t, "%zu ranks: each value is the largest over the ranks (--per-rank "
+                             "for a row per rank)",
+                          b->nfiles);
+    return t;
+}
+
+vp_table *vp_steps_summary_table(const vp_breakdown *b)
+{
+    vp_table *t = vp_table_new("summary");
+    vp_table_add_col(t, "Statistic", VP_COL_TEXT, 0);
+    for (int c = 0; c < VP_BD_COUNT; c++)
+        vp_table_add_col(t, v_title[c], c >= VP_BD_KERNELS ? VP_COL_RATIO : VP_COL_NS_F, 1);
+    static const char *const stats[] = {"mean", "median", "min", "max"};
+    vp_summary sum[VP_BD_COUNT];
+    int have[VP_BD_COUNT];
+    for (int c = 0; c < VP_BD_COUNT; c++)
+        have[c] = vp_breakdown_summary(b, c, &sum[c]);
+    for (int k = 0; k < 4; k++) {
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, stats[k]);
+        for (int c = 0; c < VP_BD_COUNT; c++) {
+            if (!have[c])
+                continue;
+            double x = k == 0 ? sum[c].mean : k == 1 ? sum[c].median
+                                          : k == 2 ? (double)sum[c].min
+                                                   : (double)sum[c].max;
+            vp_table_set_double(t, row, c + 1, x);
+        }
+    }
+    return t;
+}
+
+/* 100 x part / whole of each part, in the row's columns from c. */
+static void set_shares(vp_table *t, size_t row, int c, const int64_t *part, int n, int64_t whole)
+{
+    for (int i = 0; i < n; i++)
+        vp_table_set_double(t, row, c + i, 100.0 * (double)part[i] / (double)whole);
+}
+
+vp_table *vp_steps_temporal_table(const vp_breakdown *b)
+{
+    vp_table *t = vp_table_new("temporal");
+    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Idle", VP_COL_NS, 0);
+    vp_table_add_col(t, "Compute", VP_COL_NS, 0);
+    vp_table_add_col(t, "Non-Compute", VP_COL_NS, 0);
+    vp_table_add_col(t, "Span", VP_COL_NS, 0);
+    vp_table_add_col(t, "Idle", VP_COL_PERCENT, 2);
+    vp_table_add_col(t, "Compute", VP_COL_PERCENT, 2);
+    vp_table_add_col(t, "Non-Compute", VP_COL_PERCENT, 2);
+    for (size_t i = 0; i < b->ntrows; i++) {
+        const vp_temporal_row *r = &b->trows[i];
+        const int64_t parts[] = {r->t.idle, r->t.compute, r->t.non_compute};
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, r->rank);
+        for (int k = 0; k < 3; k++)
+            vp_table_set_int(t, row, 1 + k, parts[k]);
+        vp_table_set_int(t, row, 4, r->t.span);
+        if (r->t.span > 0)
+            set_shares(t, row, 5, parts, 3, r->t.span);
+        else
+            vp_table_add_note(t, "rank %ld: %s, so the percentages are empty (HTA raises an "
+                                 "error)",
+                              r->rank, r->t.events ? "the GPU work spans no time" : "no GPU work");
+    }
+    vp_table_add_note(t, "Span = first start to last end of all GPU work; Idle = Span - |union|; "
+                         "Compute = |compute kernels|; Non-Compute = the rest (HTA's "
+                         "get_temporal_breakdown)");
+    return t;
+}
+
+vp_table *vp_steps_idle_table(vp_breakdown *b, int64_t kernel_wait)
+{
+    vp_table *t = vp_table_new("idle");
+    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
+    vp_table_add_col(t, "Stream", VP_COL_INT, 0);
+    vp_table_add_col(t, "Idle", VP_COL_NS, 0);
+    vp_table_add_col(t, "Host Wait", VP_COL_NS, 0);
+    vp_table_add_col(t, "Kernel Wait", VP_COL_NS, 0);
+    vp_table_add_col(t, "Other", VP_COL_NS, 0);
+    vp_table_add_col(t, "Host Wait", VP_COL_PERCENT, 2);
+    vp_table_add_col(t, "Kernel Wait", VP_COL_PERCENT, 2);
+    vp_table_add_col(t, "Other", VP_COL_PERCENT, 2);
+    vp_breakdown_sort_idle(b);
+    for (size_t i = 0; i < b->nirows; i++) {
+        const vp_idle_row *r = &b->irows[i];
+        const int64_t parts[] = {r->host, r->kernel, r->other};
+        int64_t idle = r->host + r->kernel + r->other;
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, r->rank);
+        vp_table_set_int(t, row, 1, r->stream);
+        vp_table_set_int(t, row, 2, idle);
+        for (int k = 0; k < 3; k++)
+            vp_table_set_int(t, row, 3 + k, parts[k]);
+        if (idle > 0)
+            set_shares(t, row, 6, parts, 3, idle);
+    }
+    char thr[32];
+    vp_human_ns(thr, sizeof thr, (double)kernel_wait);
+    vp_table_add_note(t, "gaps between consecutive kernels, memcpys and memsets of a stream: host "
+                         "wait when the next one was launched after the stream went idle, else "
+                         "kernel wait when shorter than %s (--kernel-wait), else other",
+                      thr);
+    if (b->nirows == 0)
+        vp_table_add_note(t, "no kernels, memcpys or memsets in the input");
+    return t;
+}
