@@ -74,6 +74,26 @@ int vp_model_load(const char *path, vp_model *m, vp_error *err);
  * and the flag that supplies it. */
 int vp_model_check(vp_model *m, vp_error *err);
 
+/* The integer fields a front end may give apart from a config. */
+typedef enum vp_model_field {
+    VP_MF_HIDDEN, VP_MF_LAYERS, VP_MF_HEADS, VP_MF_KV_HEADS, VP_MF_HEAD_DIM, VP_MF_FFN,
+    VP_MF_VOCAB, VP_MF_EXPERTS, VP_MF_TOP_K, VP_MF_MOE_FFN, VP_MF_SHARED_FFN,
+    VP_MF_DENSE_LAYERS,     /* first_dense: moe_layers is derived again from it */
+    VP_MF_COUNT,
+} vp_model_field;
+
+typedef struct vp_model_given {
+    int64_t value[VP_MF_COUNT];
+    unsigned set;           /* bit f: value[f] given */
+    int tied, plain_mlp;    /* -1: as the config says */
+} vp_model_given;
+
+/* The model of the config at path (NULL: none, the given values alone)
+ * with the given values over it, checked (vp_model_check).  -1 with err
+ * set: status 3 when the config cannot be read, 2 when the model is
+ * incomplete. */
+int vp_model_build(const char *path, const vp_model_given *g, vp_model *m, vp_error *err);
+
 /* Parameter counts, exact.  "total" is every weight of the main model:
  * input embedding, lm_head (unless tied), attention, MLPs or experts,
  * routers, norms, biases; the multi-token-prediction module is counted
@@ -146,6 +166,11 @@ const vp_peak *vp_peak_lookup(const char *device_name);
 
 /* All entries, in matching order, ended by an entry whose key is NULL. */
 const vp_peak *vp_peak_table(void);
+
+/* The dense peak of device_name for d (TFLOP/s, > 0); 0 when the table has
+ * the device but not that peak; -1 when it has no such device.  *row: the
+ * entry matched, NULL when none. */
+double vp_peak_find(const char *device_name, vp_dtype d, const vp_peak **row);
 
 /* "bf16", "fp16", "fp8"; -1 when unknown. */
 int vp_dtype_parse(const char *s, vp_dtype *out);

@@ -40,4 +40,21 @@ void vp_launch_shim_env(const vp_cap_config *c, const char *shim, vp_buf *out);
  * modified since `since`, sorted by name, appended to out. */
 void vp_launch_find_traces(const char *dir, const struct timespec *since, vp_argv *out);
 
+/* Runs cmd as vp_launch_run does and appends the traces it wrote in dir
+ * to traces (vp_launch_find_traces since just before it started).
+ * Returns its wait status, err set as vp_launch_run sets it. */
+int vp_launch_record(char *const *cmd, const char *env, const char *dir, vp_argv *traces,
+                     vp_error *err);
+
+/* The NAME=VALUE lines of env, one a line, each value quoted for a shell
+ * when it has to be, appended to out. */
+void vp_launch_env_lines(const char *env, vp_buf *out);
+
+/* A command's wait status as the exit status of the process that ran it:
+ * its code, 127 when it did not run (status < 0), or, when a signal
+ * killed it, death by the same signal (so that a calling shell sees
+ * 128+N and an interrupted loop stops) without a core file of our own;
+ * 128+N when that signal does not kill. */
+int vp_launch_exit_like(int status);
+
 #endif

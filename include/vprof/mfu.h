@@ -68,6 +68,13 @@ typedef struct vp_mfu_traces {
 int vp_mfu_read_trace(vp_mfu_traces *t, const char *path, const vp_step_range *range, int partial,
                       vp_error *err);
 void vp_mfu_traces_free(vp_mfu_traces *t);
+/* Reads the n traces in order; -1 with err set at the first that fails,
+ * t freed. */
+int vp_mfu_read_traces(vp_mfu_traces *t, char *const *paths, size_t n,
+                       const vp_step_range *range, int partial, vp_error *err);
+
+/* The steps of s a range selects. */
+size_t vp_step_times_used(const vp_step_times *s);
 
 /* tokens per second per GPU */
 double vp_mfu_tokens_per_gpu(double tokens_per_step, double step_s, long world);

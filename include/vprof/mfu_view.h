@@ -24,9 +24,11 @@ typedef struct vp_mfu_rate {
     double tokens_per_gpu;   /* per second */
     double peak_tflops;
     vp_recompute recompute;  /* not NONE: an HFU column */
+    const char *peak_note;   /* where the peak comes from; NULL: none */
 } vp_mfu_rate;
 
-/* The MFU (and HFU) of each convention; notes: one per line. */
+/* The MFU (and HFU) of each convention; notes: one per line, then the
+ * peak's and the recomputation's.  Warns when an MFU is above 100 %. */
 vp_table *vp_mfu_rate_table(const vp_mfu_rate *r, const vp_flops flops[2], int conv,
                             const char *notes);
 

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -250,4 +252,58 @@ void vp_launch_find_traces(const char *dir, const struct timespec *since, vp_arg
     for (size_t i = 0; i < names.n; i++)
         vp_argv_push(out, names.v[i]);
     vp_argv_free(&names);
+}
+
+int vp_launch_record(char *const *cmd, const char *env, const char *dir, vp_argv *traces,
+                     vp_error *err)
+{
+    /* File times come from the kernel's coarse clock, which lags the
+     * precise one by up to a tick: compare like with like. */
+    struct timespec start;
+#ifdef CLOCK_REALTIME_COARSE
+    clock_gettime(CLOCK_REALTIME_COARSE, &start);
+#else
+    clock_gettime(CLOCK_REALTIME, &start);
+    start.tv_sec--;
+#endif
+    int status = vp_launch_run(cmd, env, "command", err);
+    vp_launch_find_traces(dir, &start, traces);
+    return status;
+}
+
+void vp_launch_env_lines(const char *env, vp_buf *out)
+{
+    for (const char *p = env; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        const char *eq = memchr(p, '=', n);
+        char *value = vp_strndup(eq + 1, n - (size_t)(eq + 1 - p));
+        vp_buf_printf(out, "%.*s=", (int)(eq - p), p);
+        vp_shell_quote(value, out);
+        vp_buf_putc(out, '\n');
+        free(value);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+int vp_launch_exit_like(int status)
+{
+    if (status < 0)
+        return 127;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        fflush(NULL);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        raise(sig);
+        return 128 + sig;
+    }
+    return 1;
 }

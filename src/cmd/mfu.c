@@ -77,34 +77,16 @@ enum {
     OPT_GPU, OPT_PEAK, OPT_DTYPE, OPT_CONVENTION, OPT_RECOMPUTE,
 };
 
-/* The model flags that set one integer of vp_model. */
-static const struct {
-    int opt;
-    const char *name;
-    size_t off;
-} model_flags[] = {
-    {OPT_HIDDEN, "--hidden", offsetof(vp_model, hidden)},
-    {OPT_LAYERS, "--layers", offsetof(vp_model, layers)},
-    {OPT_HEADS, "--heads", offsetof(vp_model, heads)},
-    {OPT_KV_HEADS, "--kv-heads", offsetof(vp_model, kv_heads)},
-    {OPT_HEAD_DIM, "--head-dim", offsetof(vp_model, head_dim)},
-    {OPT_FFN, "--ffn", offsetof(vp_model, ffn)},
-    {OPT_VOCAB, "--vocab", offsetof(vp_model, vocab)},
-    {OPT_EXPERTS, "--experts", offsetof(vp_model, experts)},
-    {OPT_TOP_K, "--top-k", offsetof(vp_model, top_k)},
-    {OPT_MOE_FFN, "--moe-ffn", offsetof(vp_model, moe_ffn)},
-    {OPT_SHARED_FFN, "--shared-ffn", offsetof(vp_model, shared_ffn)},
-    {OPT_DENSE_LAYERS, "--dense-layers", offsetof(vp_model, first_dense)},
+/* The model flags, in vp_model_field order. */
+static const char *const model_flags[VP_MF_COUNT] = {
+    "--hidden", "--layers", "--heads", "--kv-heads", "--head-dim", "--ffn", "--vocab",
+    "--experts", "--top-k", "--moe-ffn", "--shared-ffn", "--dense-layers",
 };
-#define N_MODEL_FLAGS (sizeof model_flags / sizeof model_flags[0])
 
 typedef struct mfu {
     vp_common_opts common;
     const char *model_path, *log_path, *seqlens_path, *gpu, *trace_path;
-    int64_t flag_value[N_MODEL_FLAGS];
-    int flag_set[N_MODEL_FLAGS];
-    int tied;               /* -1 = as the config says */
-    int plain_mlp;          /* -1 = as the config says */
+    vp_model_given given;
     int64_t seq_len, tokens_per_step, global_batch, world_size;
     double step_time, tokens_per_sec, peak;
     vp_dtype dtype;
@@ -178,32 +160,15 @@ static int parse_seconds(const char *arg, double *out)
 static int build_model(mfu *m)
 {
     vp_error err = {0};
-    if (m->model_path) {
-        if (vp_model_load(m->model_path, &m->model, &err) != 0) {
-            vp_error_print(&err);
-            return err.status;
-        }
-    } else {
-        int any = 0;
-        for (size_t i = 0; i < N_MODEL_FLAGS; i++)
-            any |= m->flag_set[i];
-        if (!any)
-            return vp_usage_error("mfu", "no model: give --model config.json, or describe it with "
-                                  "--hidden, --layers, --heads, --ffn and --vocab");
-        memset(&m->model, 0, sizeof m->model);
-    }
-    for (size_t i = 0; i < N_MODEL_FLAGS; i++)
-        if (m->flag_set[i])
-            *(int64_t *)((char *)&m->model + model_flags[i].off) = m->flag_value[i];
-    if (m->flag_set[OPT_DENSE_LAYERS - OPT_HIDDEN])
-        m->model.moe_layers = 0;   /* derived again from the new count */
-    if (m->tied >= 0)
-        m->model.tied = m->tied;
-    if (m->plain_mlp >= 0)
-        m->model.plain_mlp = m->plain_mlp;
-    if (vp_model_check(&m->model, &err) != 0)
+    if (!m->model_path && !m->given.set)
+        return vp_usage_error("mfu", "no model: give --model config.json, or describe it with "
+                              "--hidden, --layers, --heads, --ffn and --vocab");
+    if (vp_model_build(m->model_path, &m->given, &m->model, &err) == 0)
+        return VP_EXIT_OK;
+    if (err.status == VP_EXIT_USAGE)
         return vp_usage_error("mfu", "%s", err.msg);
-    return VP_EXIT_OK;
+    vp_error_print(&err);
+    return err.status;
 }
 
 /* ---- the rate: trace, log or flags -------------------------------------- */
@@ -223,10 +188,7 @@ static int steps_median(const vp_mfu_traces *tr, const char *what, rate *r, vp_b
     if (s->n == 0)
         return vp_usage_error("mfu", "%s has no ProfilerStep#N annotations: give the step time "
                               "with --step-time", what);
-    size_t used = 0;
-    for (size_t i = 0; i < s->n; i++)
-        used += s->st[i].used != 0;
-    if (used == 0)
+    if (vp_step_times_used(s) == 0)
         return vp_usage_error("mfu", "--steps selects none of the steps in %s (ProfilerStep#%ld to "
                               "#%ld)", what, s->st[0].number, s->st[s->n - 1].number);
     size_t counted;
@@ -246,16 +208,13 @@ static int read_traces(mfu *m, char *const *paths, size_t n, rate *r, vp_buf *no
                        char **device)
 {
     vp_mfu_traces tr = {0};
-    int status = VP_EXIT_OK;
-    for (size_t i = 0; i < n; i++) {
-        vp_error err = {0};
-        if (vp_mfu_read_trace(&tr, paths[i], m->has_steps ? &m->steps : NULL, m->common.partial,
-                              &err) != 0) {
-            vp_error_print(&err);
-            vp_mfu_traces_free(&tr);
-            return VP_EXIT_INPUT;
-        }
+    vp_error err = {0};
+    if (vp_mfu_read_traces(&tr, paths, n, m->has_steps ? &m->steps : NULL, m->common.partial,
+                           &err) != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
     }
+    int status = VP_EXIT_OK;
     char what[64];
     snprintf(what, sizeof what, "%zu traces", n);
     vp_world_from from;
@@ -308,11 +267,11 @@ static int resolve_peak(mfu *m, const char *device)
         return vp_usage_error("mfu", "the accelerator is not known%s: give --gpu NAME (e.g. "
                               "\"H100 SXM\") or --peak-tflops N",
                               m->trace_path ? " (the trace has no deviceProperties)" : "");
-    const vp_peak *p = vp_peak_lookup(name);
+    const vp_peak *p;
+    double v = vp_peak_find(name, m->dtype, &p);
     if (!p)
         return vp_usage_error("mfu", "'%s' (%s) is not in vprof's peak table: give its dense "
                               "peak with --peak-tflops N", name, from);
-    double v = p->tflops[m->dtype];
     if (!(v > 0))
         return vp_usage_error("mfu", "no dense %s peak known for the %s: give --peak-tflops N%s",
                               vp_dtype_name(m->dtype), p->device,
@@ -345,24 +304,6 @@ static int log_rates(mfu *m, const vp_trainlog *log, rate *r, vp_buf *notes, vp_
                       lr.world_from == VP_WORLD_FLAG ? "--world-size" : "the log's world_size");
     vp_mfu_log_free(&lr);
     return VP_EXIT_OK;
-}
-
-static vp_table *rate_table(const mfu *m, const rate *r, const char *notes)
-{
-    vp_mfu_rate rv = {r->step_time, r->tokens_per_gpu, m->peak, m->recompute};
-    vp_table *t = vp_mfu_rate_table(&rv, m->flops, m->convs, notes);
-    vp_table_add_note(t, "%s", m->peak_note);
-    for (int c = 0; c < 2; c++)
-        if ((m->convs & (1 << c)) && r->tokens_per_gpu * m->flops[c].total > m->peak * 1e12) {
-            vp_warn("MFU above 100%%: the tokens per step, the world size, the model or the peak "
-                    "are not this run's");
-            break;
-        }
-    if (m->recompute != VP_RECOMPUTE_NONE)
-        vp_table_add_note(t, "HFU counts the %s recomputation as work done", m->recompute ==
-                          VP_RECOMPUTE_FULL ? "full (every layer's forward)"
-                                            : "selective (core attention)");
-    return t;
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -465,7 +406,7 @@ int cmd_mfu(int argc, char **argv)
     mfu m;
     memset(&m, 0, sizeof m);
     vp_common_init(&m.common);
-    m.tied = m.plain_mlp = -1;
+    m.given.tied = m.given.plain_mlp = -1;
     m.convs = VP_CONV_FULL | VP_CONV_CAUSAL;
     vp_trainlog log = {0};
     int have_log = 0;
@@ -486,20 +427,20 @@ int cmd_mfu(int argc, char **argv)
         if (h == 1)
             continue;
         if (c >= OPT_HIDDEN && c <= OPT_DENSE_LAYERS) {
-            size_t i = (size_t)(c - OPT_HIDDEN);
-            if (parse_count(model_flags[i].name, optarg, &m.flag_value[i]) != 0)
+            int f = c - OPT_HIDDEN;
+            if (parse_count(model_flags[f], optarg, &m.given.value[f]) != 0)
                 goto out;
-            m.flag_set[i] = 1;
+            m.given.set |= 1u << f;
             continue;
         }
         switch (c) {
         case OPT_MODEL: m.model_path = optarg; break;
-        case OPT_TIED: m.tied = 1; break;
-        case OPT_UNTIED: m.tied = 0; break;
+        case OPT_TIED: m.given.tied = 1; break;
+        case OPT_UNTIED: m.given.tied = 0; break;
         case OPT_MLP:
             if ((k = parse_choice("--mlp", optarg, mlps, 2)) < 0)
                 goto out;
-            m.plain_mlp = k;
+            m.given.plain_mlp = k;
             break;
         case OPT_SEQ_LEN:
             if (parse_count("--seq-len", optarg, &m.seq_len) != 0)
@@ -654,7 +595,8 @@ int cmd_mfu(int argc, char **argv)
                                             : "the sum of --seqlens");
         }
     }
-    tables[ntables++] = rate_table(&m, &r, vp_buf_cstr(&notes));
+    vp_mfu_rate rv = {r.step_time, r.tokens_per_gpu, m.peak, m.recompute, m.peak_note};
+    tables[ntables++] = vp_mfu_rate_table(&rv, m.flops, m.convs, vp_buf_cstr(&notes));
     status = vp_emit_tables(&m.common, tables, ntables, "vprof.mfu/1");
 out:
     for (size_t i = 0; i < ntables; i++)

@@ -2,12 +2,9 @@
  * Ascend's msprof), forward signals to it, return its exit status, and say
  * which traces it wrote. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,31 +107,6 @@ typedef struct record {
     vp_argv msprof_args;
 } record;
 
-/* The command's exit status as ours: its code, or, when a signal killed
- * it, death by the same signal (so a calling shell sees 128+N and an
- * interrupted loop stops), without a core file of our own. */
-static int exit_like(int status)
-{
-    if (status < 0)
-        return 127;
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        struct rlimit no_core = {0, 0};
-        setrlimit(RLIMIT_CORE, &no_core);
-        fflush(NULL);
-        signal(sig, SIG_DFL);
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, sig);
-        sigprocmask(SIG_UNBLOCK, &set, NULL);
-        raise(sig);
-        return 128 + sig;  /* a signal that does not kill (SIGCHLD ...) */
-    }
-    return 1;
-}
-
 /* The library's launch steps, saying what failed as record always did. */
 static int run_child(char *const *argv, const char *env, const char *what)
 {
@@ -152,23 +124,6 @@ static char *output_dir(const char *dir, int create)
     if (!abs)
         fprintf(stderr, "vprof: record: %s\n", err.msg);
     return abs;
-}
-
-/* NAME=VALUE lines with each value quoted for a shell when it has to be. */
-static void print_env_lines(const char *env, FILE *out)
-{
-    for (const char *p = env; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        const char *eq = memchr(p, '=', n);
-        char *value = vp_strndup(eq + 1, n - (size_t)(eq + 1 - p));
-        vp_buf q = {0};
-        vp_shell_quote(value, &q);
-        fprintf(out, "%.*s=%s\n", (int)(eq - p), p, q.data);
-        vp_buf_free(&q);
-        free(value);
-        p += n + (nl ? 1 : 0);
-    }
 }
 
 /* `vprof summary FILES` where it exists, `vprof kernels FILES` until then. */
@@ -220,7 +175,10 @@ static int record_cupti(record *r, char **cmd, int ncmd)
     vp_launch_shim_env(&r->cfg, shim, &env);
     free(shim);
     if (r->print_env || r->dry_run) {
-        print_env_lines(env.data, stdout);
+        vp_buf lines = {0};
+        vp_launch_env_lines(env.data, &lines);
+        fwrite(lines.data, 1, lines.len, stdout);
+        vp_buf_free(&lines);
         if (r->dry_run && ncmd > 0) {
             vp_buf line = {0};
             vp_shell_join(cmd, (size_t)ncmd, &line);
@@ -230,19 +188,12 @@ static int record_cupti(record *r, char **cmd, int ncmd)
         vp_buf_free(&env);
         return VP_EXIT_OK;
     }
-    /* File times come from the kernel's coarse clock, which lags the
-     * precise one by up to a tick: compare like with like. */
-    struct timespec start;
-#ifdef CLOCK_REALTIME_COARSE
-    clock_gettime(CLOCK_REALTIME_COARSE, &start);
-#else
-    clock_gettime(CLOCK_REALTIME, &start);
-    start.tv_sec--;
-#endif
-    int status = run_child(cmd, env.data, "command");
-    vp_buf_free(&env);
     vp_argv traces = {0};
-    vp_launch_find_traces(r->cfg.output_dir, &start, &traces);
+    vp_error err = {0};
+    int status = vp_launch_record(cmd, env.data, r->cfg.output_dir, &traces, &err);
+    if (err.status)
+        fprintf(stderr, "vprof: record: %s\n", err.msg);
+    vp_buf_free(&env);
     if (!vp_quiet) {
         if (traces.n == 0)
             fprintf(stderr, "vprof: record: no trace written to %s (the command made no CUDA call, or "
@@ -256,7 +207,7 @@ static int record_cupti(record *r, char **cmd, int ncmd)
     if (r->summary && traces.n)
         summarize(traces.v, traces.n);
     vp_argv_free(&traces);
-    return exit_like(status);
+    return vp_launch_exit_like(status);
 }
 
 static void print_argv(FILE *out, const vp_argv *a)
@@ -337,7 +288,7 @@ static int record_ascend(record *r, char **cmd, int ncmd)
     free(msprof);
     free(dir);
     vp_argv_free(&collect);
-    return exit_like(status);
+    return vp_launch_exit_like(status);
 out:
     free(msprof);
     free(dir);
@@ -400,39 +351,21 @@ int cmd_record(int argc, char **argv)
         case OPT_CAPTURE_RANGE:
             bad = vp_cap_parse_range(arg, &r.cfg.range, &r.cfg.range_name, "--capture-range", &err);
             break;
-        case OPT_DELAY:
-            bad = vp_cap_parse_seconds(arg, &r.cfg.delay_ns, "--delay", &err);
-            break;
+        case OPT_DELAY: bad = vp_cap_parse_seconds(arg, &r.cfg.delay_ns, "--delay", &err); break;
         case OPT_DURATION:
             bad = vp_cap_parse_seconds(arg, &r.cfg.duration_ns, "--duration", &err);
             break;
-        case OPT_RANKS:
-            bad = vp_cap_parse_ranks(arg, &r.cfg, "--ranks", &err);
-            break;
-        case OPT_KINDS:
-            bad = vp_cap_parse_kinds(arg, &r.cfg.kinds, "--kinds", &err);
-            break;
-        case OPT_NVTX:
-            nvtx = 1;
-            break;
+        case OPT_RANKS: bad = vp_cap_parse_ranks(arg, &r.cfg, "--ranks", &err); break;
+        case OPT_KINDS: bad = vp_cap_parse_kinds(arg, &r.cfg.kinds, "--kinds", &err); break;
+        case OPT_NVTX: nvtx = 1; break;
         case OPT_BUFFER_SIZE:
             bad = vp_cap_parse_size(arg, &r.cfg.buffer_size, "--buffer-size", &err);
             break;
-        case OPT_BUFFER_POOL:
-            bad = vp_cap_parse_size(arg, &pool, "--buffer-pool", &err);
-            break;
-        case OPT_NO_GZIP:
-            r.cfg.gzip = 0;
-            break;
-        case OPT_SUMMARY:
-            r.summary = 1;
-            break;
-        case OPT_PRINT_ENV:
-            r.print_env = 1;
-            break;
-        case OPT_DRY_RUN:
-            r.dry_run = 1;
-            break;
+        case OPT_BUFFER_POOL: bad = vp_cap_parse_size(arg, &pool, "--buffer-pool", &err); break;
+        case OPT_NO_GZIP: r.cfg.gzip = 0; break;
+        case OPT_SUMMARY: r.summary = 1; break;
+        case OPT_PRINT_ENV: r.print_env = 1; break;
+        case OPT_DRY_RUN: r.dry_run = 1; break;
         case OPT_BACKEND:
             if (strcmp(arg, "cupti") == 0 || strcmp(arg, "cuda") == 0) {
                 r.ascend = 0;

@@ -1,6 +1,5 @@
 /* Partial results: worker processes, --save-part, vprof reduce and MPI
  * (cmd/scale.h, docs/scale.md, docs/partials.md). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "cmd/scale.h"
 #include "vprof/exec.h"
 #include "vprof/error.h"
+#include "vprof/partfile.h"
 #include "vprof/util.h"
 
 #ifndef VPROF_HAVE_MPI
@@ -30,52 +30,14 @@ typedef struct sink {
     int each;           /* --save-part has %i */
 } sink;
 
-/* PATTERN with %r (rank), %i (input index) and %% expanded. */
-static char *expand(const char *pat, long rank, size_t index)
-{
-    vp_buf b = {0};
-    for (const char *s = pat; *s; s++) {
-        if (*s != '%' || !s[1]) {
-            vp_buf_putc(&b, *s);
-            continue;
-        }
-        s++;
-        if (*s == 'r')
-            vp_buf_printf(&b, "%ld", rank);
-        else if (*s == 'i')
-            vp_buf_printf(&b, "%zu", index);
-        else if (*s == '%')
-            vp_buf_putc(&b, '%');
-        else {
-            vp_buf_putc(&b, '%');
-            vp_buf_putc(&b, *s);
-        }
-    }
-    vp_buf_cstr(&b);
-    return b.data ? b.data : vp_strdup("");
-}
-
 static int write_part(const sink *k, const char *path, const void *payload, size_t n,
                       uint64_t inputs)
 {
-    vp_part_header h;
-    memset(&h, 0, sizeof h);
-    snprintf(h.command, sizeof h.command, "%s", k->p->cmd);
-    h.payload_version = k->p->version;
-    size_t len;
-    const char *opts = vp_shape_options(&len);
-    h.options.data = (char *)opts;
-    h.options.len = len;
-    h.inputs = inputs;
-    vp_buf out = {0};
-    vp_part_write(&out, &h, payload, n);
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(out.data, 1, out.len, f) == out.len;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    vp_buf_free(&out);
-    if (!ok) {
-        fprintf(stderr, "vprof: %s: cannot write %s: %s\n", k->p->cmd, path, strerror(errno));
+    vp_part_kind kind = {k->p->cmd, k->p->version, NULL, 0};
+    kind.options = vp_shape_options(&kind.noptions);
+    vp_error err = {0};
+    if (vp_part_save(path, &kind, inputs, payload, n, &err) != 0) {
+        vp_error_print(&err);
         return VP_EXIT_INPUT;
     }
     return VP_EXIT_OK;
@@ -84,7 +46,7 @@ static int write_part(const sink *k, const char *path, const void *payload, size
 static int consume(const sink *k, const char *input, size_t i, const void *part, size_t n)
 {
     if (k->each) {
-        char *path = expand(k->o->save_part, k->rank, i);
+        char *path = vp_part_path(k->o->save_part, k->rank, i);
         int st = write_part(k, path, part, n, 1);
         free(path);
         return st;
@@ -145,77 +107,23 @@ static int run_inputs(const sink *k, long jobs, char *const *inputs, size_t firs
     return st;
 }
 
-static int slurp(const char *path, vp_buf *b)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    char buf[65536];
-    size_t r;
-    while ((r = fread(buf, 1, sizeof buf, f)) > 0)
-        vp_buf_append(b, buf, r);
-    int bad = ferror(f);
-    fclose(f);
-    return bad ? -1 : 0;
-}
-
-/* NUL-separated options as one line, for messages. */
-static void join_options(vp_buf *out, const char *p, size_t n)
-{
-    for (size_t j = 0; j + 1 < n; j++)
-        vp_buf_putc(out, p[j] ? p[j] : ' ');
-}
-
 /* vprof reduce: the operands are partials of this command, made with the
  * options this process was given again (vprof reduce read them from the
  * first header). */
 static int reduce(const sink *k, char *const *inputs, size_t n)
 {
-    size_t nshape;
-    const char *shape = vp_shape_options(&nshape);
+    vp_part_kind kind = {k->p->cmd, k->p->version, NULL, 0};
+    kind.options = vp_shape_options(&kind.noptions);
     for (size_t i = 0; i < n; i++) {
         vp_buf b = {0};
         vp_error err = {0};
-        vp_part_header h;
         const void *payload;
         size_t len;
-        if (slurp(inputs[i], &b) != 0) {
-            fprintf(stderr, "vprof: reduce: cannot read %s: %s\n", inputs[i], strerror(errno));
-            vp_buf_free(&b);
-            return VP_EXIT_INPUT;
-        }
-        if (vp_part_read(inputs[i], b.data, b.len, &h, &payload, &len, &err) != 0) {
+        int st = VP_EXIT_INPUT;
+        if (vp_part_load(inputs[i], &kind, inputs[0], &b, &payload, &len, &err) != 0)
             vp_error_print(&err);
-            vp_buf_free(&b);
-            return VP_EXIT_INPUT;
-        }
-        int st = VP_EXIT_OK;
-        if (strcmp(h.command, k->p->cmd) != 0) {
-            fprintf(stderr, "vprof: reduce: %s: a partial result of vprof %s, not of vprof %s\n",
-                    inputs[i], h.command, k->p->cmd);
-            st = VP_EXIT_INPUT;
-        } else if (h.payload_version != k->p->version) {
-            fprintf(stderr, "vprof: reduce: %s: vprof %s partial version %llu, this vprof reads "
-                            "version %llu\n",
-                    inputs[i], h.command, (unsigned long long)h.payload_version,
-                    (unsigned long long)k->p->version);
-            st = VP_EXIT_INPUT;
-        } else if (h.options.len != nshape ||
-                   (nshape && memcmp(h.options.data, shape, nshape) != 0)) {
-            vp_buf a = {0}, c = {0};
-            join_options(&a, h.options.data, h.options.len);
-            join_options(&c, shape, nshape);
-            fprintf(stderr, "vprof: reduce: %s: made with other options than %s ('%s' against "
-                            "'%s'): its numbers would not add up\n",
-                    inputs[i], inputs[0], a.len ? vp_buf_cstr(&a) : "",
-                    c.len ? vp_buf_cstr(&c) : "");
-            vp_buf_free(&a);
-            vp_buf_free(&c);
-            st = VP_EXIT_INPUT;
-        } else {
+        else
             st = consume(k, inputs[i], i, payload, len);
-        }
-        vp_buf_free(&h.options);
         vp_buf_free(&b);
         if (st != VP_EXIT_OK)
             return st;
@@ -228,7 +136,7 @@ static int save_merged(const sink *k, size_t inputs)
 {
     vp_buf payload = {0};
     k->p->save(k->p->ctx, &payload);
-    char *path = expand(k->o->save_part, k->rank, 0);
+    char *path = vp_part_path(k->o->save_part, k->rank, 0);
     int st = write_part(k, path, payload.data, payload.len, inputs);
     free(path);
     vp_buf_free(&payload);

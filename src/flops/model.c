@@ -2,6 +2,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,4 +400,31 @@ double vp_flops_hardware(const vp_flops *f, vp_recompute r)
     default:
         return f->total;
     }
+}
+
+int vp_model_build(const char *path, const vp_model_given *g, vp_model *m, vp_error *err)
+{
+    static const size_t field[VP_MF_COUNT] = {
+        offsetof(vp_model, hidden), offsetof(vp_model, layers), offsetof(vp_model, heads),
+        offsetof(vp_model, kv_heads), offsetof(vp_model, head_dim), offsetof(vp_model, ffn),
+        offsetof(vp_model, vocab), offsetof(vp_model, experts), offsetof(vp_model, top_k),
+        offsetof(vp_model, moe_ffn), offsetof(vp_model, shared_ffn),
+        offsetof(vp_model, first_dense),
+    };
+    if (path) {
+        if (vp_model_load(path, m, err) != 0)
+            return -1;
+    } else {
+        memset(m, 0, sizeof *m);
+    }
+    for (int f = 0; f < VP_MF_COUNT; f++)
+        if (g->set & (1u << f))
+            *(int64_t *)((char *)m + field[f]) = g->value[f];
+    if (g->set & (1u << VP_MF_DENSE_LAYERS))
+        m->moe_layers = 0;
+    if (g->tied >= 0)
+        m->tied = g->tied;
+    if (g->plain_mlp >= 0)
+        m->plain_mlp = g->plain_mlp;
+    return vp_model_check(m, err);
 }

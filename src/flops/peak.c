@@ -68,6 +68,14 @@ const vp_peak *vp_peak_lookup(const char *name)
     return NULL;
 }
 
+double vp_peak_find(const char *device_name, vp_dtype d, const vp_peak **row)
+{
+    *row = vp_peak_lookup(device_name);
+    if (!*row)
+        return -1;
+    return (*row)->tflops[d] > 0 ? (*row)->tflops[d] : 0;
+}
+
 const vp_peak *vp_peak_table(void)
 {
     return peaks;

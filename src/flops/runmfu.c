@@ -29,15 +29,15 @@ int vp_run_add_mfu(vp_run *r, const vp_run_mfu_opts *o, vp_error *err)
     }
     double peak = o->peak_tflops;
     if (peak <= 0) {
-        const vp_peak *p = vp_peak_lookup(vp_run_device(r));
-        if (!p || p->tflops[VP_DTYPE_BF16] <= 0) {
+        const vp_peak *row;
+        peak = vp_peak_find(vp_run_device(r), VP_DTYPE_BF16, &row);
+        if (!(peak > 0)) {
             vp_error_set(err, VP_EXIT_USAGE,
                          "no dense BF16 peak known for the accelerator '%s'%s",
                          vp_run_device(r)[0] ? vp_run_device(r) : "(no deviceProperties)",
                          vp_diag_hint(VP_HINT_MFU_PEAK));
             return -1;
         }
-        peak = p->tflops[VP_DTYPE_BF16];
     }
     long world = vp_world_size(o->world_size, vp_run_world(r),
                                (long)vp_run_find(r, "ranks")->value, NULL);
@@ -287,4 +287,23 @@ void vp_mfu_log_free(vp_mfu_log *l)
 {
     free(l->tokens_per_gpu);
     memset(l, 0, sizeof *l);
+}
+
+int vp_mfu_read_traces(vp_mfu_traces *t, char *const *paths, size_t n,
+                       const vp_step_range *range, int partial, vp_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (vp_mfu_read_trace(t, paths[i], range, partial, err) != 0) {
+            vp_mfu_traces_free(t);
+            return -1;
+        }
+    return 0;
+}
+
+size_t vp_step_times_used(const vp_step_times *s)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < s->n; i++)
+        used += s->st[i].used != 0;
+    return used;
 }

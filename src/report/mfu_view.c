@@ -194,5 +194,17 @@ vp_table *vp_mfu_rate_table(const vp_mfu_rate *r, const vp_flops flops[2], int c
             vp_table_add_note(t, "%.*s", (int)n, s);
         s += n + (e != NULL);
     }
+    if (r->peak_note)
+        vp_table_add_note(t, "%s", r->peak_note);
+    for (int c = 0; c < 2; c++)
+        if ((conv & (1 << c)) && r->tokens_per_gpu * flops[c].total > r->peak_tflops * 1e12) {
+            vp_warn("MFU above 100%%: the tokens per step, the world size, the model or the peak "
+                    "are not this run's");
+            break;
+        }
+    if (r->recompute != VP_RECOMPUTE_NONE)
+        vp_table_add_note(t, "HFU counts the %s recomputation as work done", r->recompute ==
+                          VP_RECOMPUTE_FULL ? "full (every layer's forward)"
+                                            : "selective (core attention)");
     return t;
 }

@@ -246,6 +246,69 @@ static void test_peaks(void **state)
     assert_string_equal(vp_dtype_name(VP_DTYPE_BF16), "bf16");
 }
 
+/* One lookup for vprof mfu and the run metrics: the peak, 0 for a device
+ * without that dtype's peak, -1 for one not in the table. */
+static void test_peak_find(void **state)
+{
+    const vp_peak *row;
+    (void)state;
+    assert_true(vp_peak_find("NVIDIA H100 80GB HBM3", VP_DTYPE_BF16, &row) == 989);
+    assert_string_equal(row->device, "H100 SXM");
+    assert_true(vp_peak_find("NVIDIA H100 PCIe", VP_DTYPE_FP8, &row) == 1513);
+    assert_true(vp_peak_find("Tesla V100-SXM2-32GB", VP_DTYPE_BF16, &row) == 0);
+    assert_string_equal(row->device, "V100");
+    assert_true(vp_peak_find("Tesla V100-SXM2-32GB", VP_DTYPE_FP16, &row) == 125);
+    assert_true(vp_peak_find("A100", VP_DTYPE_FP8, &row) == 0);
+    assert_true(vp_peak_find("ARTEMIS", VP_DTYPE_BF16, &row) == -1);
+    assert_null(row);
+    assert_true(vp_peak_find(NULL, VP_DTYPE_BF16, &row) == -1);
+    assert_null(row);
+}
+
+/* A config with values given over it, and a model from given values alone. */
+static void test_model_build(void **state)
+{
+    const char *dir = getenv("VPROF_TEST_DATA");
+    char path[1024];
+    vp_model m;
+    vp_error err = {0};
+    (void)state;
+    snprintf(path, sizeof path, "%s/models/llama-3-8b.json", dir ? dir : "tests/data");
+    vp_model_given g = {.tied = -1, .plain_mlp = -1};
+    assert_int_equal(vp_model_build(path, &g, &m, &err), 0);
+    assert_true(m.hidden == 4096 && m.layers == 32 && m.kv_heads == 8 && m.ffn == 14336);
+    assert_true(m.head_dim == 128 && m.tied == 0 && m.plain_mlp == 0);
+
+    g.value[VP_MF_LAYERS] = 16;
+    g.value[VP_MF_KV_HEADS] = 32;
+    g.set = 1u << VP_MF_LAYERS | 1u << VP_MF_KV_HEADS;
+    g.tied = 1;
+    g.plain_mlp = 1;
+    assert_int_equal(vp_model_build(path, &g, &m, &err), 0);
+    assert_true(m.hidden == 4096 && m.layers == 16 && m.kv_heads == 32 && m.vocab == 128256);
+    assert_true(m.tied == 1 && m.plain_mlp == 1);
+
+    vp_model_given alone = {.tied = -1, .plain_mlp = -1};
+    alone.value[VP_MF_HIDDEN] = 1024;
+    alone.value[VP_MF_LAYERS] = 4;
+    alone.value[VP_MF_HEADS] = 8;
+    alone.value[VP_MF_FFN] = 4096;
+    alone.value[VP_MF_VOCAB] = 32000;
+    alone.set = 1u << VP_MF_HIDDEN | 1u << VP_MF_LAYERS | 1u << VP_MF_HEADS | 1u << VP_MF_FFN |
+                1u << VP_MF_VOCAB;
+    assert_int_equal(vp_model_build(NULL, &alone, &m, &err), 0);
+    assert_true(m.hidden == 1024 && m.kv_heads == 8 && m.head_dim == 128 && m.experts == 0);
+
+    alone.set &= ~(1u << VP_MF_VOCAB);
+    assert_int_equal(vp_model_build(NULL, &alone, &m, &err), -1);
+    assert_int_equal(err.status, VP_EXIT_USAGE);
+    assert_non_null(strstr(err.msg, "vocab_size"));
+
+    vp_error missing = {0};
+    assert_int_equal(vp_model_build("no/such/config.json", &g, &m, &missing), -1);
+    assert_int_equal(missing.status, VP_EXIT_INPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +320,8 @@ int main(void)
         cmocka_unit_test(test_qwen_moe_layers_and_tied),
         cmocka_unit_test(test_hfu),
         cmocka_unit_test(test_peaks),
+        cmocka_unit_test(test_peak_find),
+        cmocka_unit_test(test_model_build),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,12 +96,38 @@ static void test_rate(void **state)
     assert_true(vp_mfu_pct(tok, 51.470401536e9, 312) == 41.19403466370539);
 }
 
+/* The steps a range selects, a step used when any rank's is; and a
+ * trace that cannot be read leaves nothing behind. */
+static void test_steps_used(void **state)
+{
+    vp_step_times s = {0};
+    (void)state;
+    assert_int_equal(vp_step_times_used(&s), 0);
+    vp_step_times_add(&s, 1, 100, 0);
+    vp_step_times_add(&s, 2, 200, 0);
+    vp_step_times_add(&s, 3, 300, 1);
+    assert_int_equal(vp_step_times_used(&s), 1);
+    vp_step_times_add(&s, 2, 250, 1);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(vp_step_times_used(&s), 2);
+    vp_step_times_free(&s);
+
+    vp_mfu_traces t = {0};
+    vp_error err = {0};
+    char *const paths[] = {"no/such/trace.json"};
+    assert_int_equal(vp_mfu_read_traces(&t, paths, 1, NULL, 0, &err), -1);
+    assert_int_equal(err.status, VP_EXIT_INPUT);
+    assert_int_equal(t.ranks, 0);
+    assert_null(t.device);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_size),
         cmocka_unit_test(test_step_times),
         cmocka_unit_test(test_rate),
+        cmocka_unit_test(test_steps_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
