@@ -36,12 +36,25 @@ typedef struct vp_json_fail {
     char what[160];     /* "expected ',' or '}' after an object member, found 'x'" */
 } vp_json_fail;
 
+/* Whitespace: inline for the common case of none, a vector scan for runs
+ * of indentation. */
+const char *vp_json_ws_run(const char *p, const char *end);
 static inline const char *vp_json_ws(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        p++;
+    if (p < end && (unsigned char)*p <= ' ') {
+        if (*p == ' ' && p + 1 < end && (unsigned char)p[1] > ' ')
+            return p + 1;
+        return vp_json_ws_run(p, end);
+    }
     return p;
 }
+
+/* The scanner variant in use: "scalar", "sse2" or "avx2", all giving the
+ * same results.  Chosen at start-up: the environment variable VPROF_SIMD
+ * when it names one the CPU has, else the fastest the CPU has. */
+const char *vp_json_scanner(void);
+/* Switches variant (tests): 0, or -1 when unknown or not on this CPU. */
+int vp_json_set_scanner(const char *name);
 
 /* Fills fail with "expected <expected>, found <the byte at where>" (or
  * "the end of the input") and returns VP_JSON_ERR. */

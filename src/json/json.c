@@ -5,22 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scan.h"
 #include "vprof/json.h"
-
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the word-at-a-time string scan assumes a little-endian machine"
-#endif
-
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-/* Bytes of x equal to the byte in b (b = byte * ONES): the lowest set
- * high bit is exact; higher ones may be false positives. */
-static inline uint64_t match_byte(uint64_t x, uint64_t b)
-{
-    uint64_t y = x ^ b;
-    return (y - ONES) & ~y & HIGHS;
-}
 
 static const char *describe(const char *p, const char *end, char *buf, size_t n)
 {
@@ -43,8 +29,8 @@ int vp_json_fail_at(vp_json_fail *fail, const char *where, const char *end, cons
     return VP_JSON_ERR;
 }
 
-int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *flags,
-                   vp_json_fail *fail)
+__attribute__((noinline)) static int string_slow(const char **pp, const char *end, vp_span *out,
+                                                 unsigned *flags, vp_json_fail *fail)
 {
     const char *start = *pp + 1;   /* past the opening quote */
     const char *p = start;
@@ -55,29 +41,11 @@ int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *fla
         limit = start + VP_JSON_MAX_STRING;
         long_string = 1;
     }
-    uint64_t high = 0;
+    unsigned high = 0;
     for (;;) {
-        while (p + 8 <= limit) {
-            uint64_t w;
-            memcpy(&w, p, 8);
-            uint64_t m = match_byte(w, '"' * ONES) | match_byte(w, '\\' * ONES);
-            if (m) {
-                unsigned idx = (unsigned)__builtin_ctzll(m) >> 3;
-                if (idx)
-                    high |= w & (HIGHS >> (64 - 8 * idx));
-                p += idx;
-                goto found;
-            }
-            high |= w & HIGHS;
-            p += 8;
-        }
-        while (p < limit && *p != '"' && *p != '\\') {
-            high |= (unsigned char)*p & 0x80;
-            p++;
-        }
+        p = vp_scan.string(p, limit, &high);
         if (p >= limit)
             goto out_of_input;
-    found:
         if (*p == '"')
             break;
         /* A backslash: the next byte is escaped, whatever it is. */
@@ -104,10 +72,59 @@ out_of_input:
     return VP_JSON_MORE;
 }
 
-static int is_scalar_char(unsigned char c)
+int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *flags,
+                   vp_json_fail *fail)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           c == '-' || c == '+' || c == '.';
+#if VP_SCAN_X86
+    /* Most strings (member names, short values) end within 16 bytes: one
+     * vector test and no call; the variant's scan does the rest. */
+    const char *start = *pp + 1;
+    if (vp_scan.vector && end - start >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)start);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+        if (m) {
+            unsigned i = (unsigned)__builtin_ctz(m);
+            if (start[i] == '"') {
+                unsigned high = (unsigned)_mm_movemask_epi8(x) & ((1u << i) - 1);
+                out->p = start;
+                out->n = i;
+                *flags = high ? VP_STR_NONASCII : 0;
+                *pp = start + i + 1;
+                return VP_JSON_OK;
+            }
+        }
+    }
+#endif
+    return string_slow(pp, end, out, flags, fail);
+}
+
+const char *vp_json_ws_run(const char *p, const char *end)
+{
+    /* Mostly one space before a value, else a newline and indentation. */
+    if (p + 1 < end && (unsigned char)p[1] > ' ')
+        return *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' ? p + 1 : p;
+    return vp_scan.ws(p, end);
+}
+
+/* Characters of numbers and literals: [0-9a-zA-Z+-.]. */
+static const uint8_t scalar_char[256] = {
+    ['+'] = 1, ['-'] = 1, ['.'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
+static inline int is_scalar_char(unsigned char c)
+{
+    return scalar_char[c];
 }
 
 /* A number or literal: scans its characters. */
@@ -446,8 +463,48 @@ static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
     return 0;
 }
 
+/* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
+ * digits: straight to nanoseconds.  0 when done, -1 for decimal_to_int
+ * (which gives the same answer on these forms, and handles the rest). */
+static inline int plain_us_to_ns(const char *p, const char *end, int64_t *out)
+{
+    int neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    const char *digits = p;
+    uint64_t x = 0;
+    while (p < end && (unsigned)(*p - '0') < 10)
+        x = x * 10 + (uint64_t)(*p++ - '0');
+    /* 16 digits hold today's absolute microseconds; the bound keeps
+     * x * 1000 + 1000 inside int64. */
+    if (p == digits || p - digits > 16 || x > 9223372036854774ULL)
+        return -1;
+    uint64_t frac = 0;
+    int nf = 0;
+    if (p < end && *p == '.') {
+        p++;
+        for (; p < end && (unsigned)(*p - '0') < 10; p++, nf++) {
+            if (nf < 3)
+                frac = frac * 10 + (uint64_t)(*p - '0');
+            else if (nf == 3 && *p >= '5')
+                frac++;   /* half away from zero: the first dropped digit decides */
+        }
+    }
+    if (p != end)
+        return -1;
+    for (int i = nf; i < 3; i++)
+        frac *= 10;
+    x = x * 1000 + frac;
+    *out = neg ? -(int64_t)x : (int64_t)x;
+    return 0;
+}
+
 int vp_json_us_to_ns(vp_span v, int64_t *out)
 {
+    if (v.p && v.n && v.p[0] != '"' && plain_us_to_ns(v.p, v.p + v.n, out) == 0)
+        return 0;
     int inexact;
     return decimal_to_int(v, 3, out, &inexact);
 }
