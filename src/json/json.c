@@ -159,7 +159,41 @@ static int skip_key(const char **pp, const char *end, vp_json_fail *fail)
     return r;
 }
 
+__attribute__((noinline)) static int skip_slow(const char **pp, const char *end, int depth,
+                                               vp_span *out, vp_json_fail *fail);
+
 int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
+{
+    /* Most values skipped are numbers and strings (pid, tid, ids): no
+     * bracket stack needed. */
+    const char *p = vp_json_ws(*pp, end);
+    if (p < end && ((unsigned)(*p - '0') < 10 || *p == '-')) {
+        const char *q = p + 1;
+        while (q < end && is_scalar_char((unsigned char)*q))
+            q++;
+        if (q == end)
+            return VP_JSON_MORE;
+        out->p = p;
+        out->n = (size_t)(q - p);
+        *pp = q;
+        return VP_JSON_OK;
+    }
+    if (p < end && *p == '"') {
+        vp_span s;
+        unsigned fl;
+        const char *q = p;
+        int r = vp_json_string(&q, end, &s, &fl, fail);
+        if (r != VP_JSON_OK)
+            return r;
+        out->p = p;
+        out->n = (size_t)(q - p);
+        *pp = q;
+        return VP_JSON_OK;
+    }
+    return skip_slow(pp, end, depth, out, fail);
+}
+
+static int skip_slow(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
 {
     char stack[VP_JSON_MAX_DEPTH];
     int sp = 0;
@@ -463,6 +497,23 @@ static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
     return 0;
 }
 
+/* Eight ASCII digits at p as a number (little-endian SWAR: pairs, then
+ * quads, then the eight); 0 when any of them is not a digit. */
+static inline int eight_digits(const char *p, uint64_t *out)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    if (((w & 0xF0F0F0F0F0F0F0F0ULL) |
+         (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) != 0x3333333333333333ULL)
+        return 0;
+    w -= 0x3030303030303030ULL;
+    w = w * 10 + (w >> 8);
+    w = (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+         (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+    *out = w;
+    return 1;
+}
+
 /* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
  * digits: straight to nanoseconds.  0 when done, -1 for decimal_to_int
  * (which gives the same answer on these forms, and handles the rest). */
@@ -474,7 +525,11 @@ static inline int plain_us_to_ns(const char *p, const char *end, int64_t *out)
         p++;
     }
     const char *digits = p;
-    uint64_t x = 0;
+    uint64_t x = 0, eight;
+    while (end - p >= 8 && eight_digits(p, &eight)) {
+        x = x * 100000000 + eight;   /* wraps past 16 digits, refused below */
+        p += 8;
+    }
     while (p < end && (unsigned)(*p - '0') < 10)
         x = x * 10 + (uint64_t)(*p++ - '0');
     /* 16 digits hold today's absolute microseconds; the bound keeps
