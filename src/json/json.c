@@ -29,8 +29,8 @@ int vp_json_fail_at(vp_json_fail *fail, const char *where, const char *end, cons
     return VP_JSON_ERR;
 }
 
-__attribute__((noinline)) static int string_slow(const char **pp, const char *end, vp_span *out,
-                                                 unsigned *flags, vp_json_fail *fail)
+int vp_json_string_scan(const char **pp, const char *end, vp_span *out, unsigned *flags,
+                        vp_json_fail *fail)
 {
     const char *start = *pp + 1;   /* past the opening quote */
     const char *p = start;
@@ -72,38 +72,23 @@ out_of_input:
     return VP_JSON_MORE;
 }
 
-int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *flags,
-                   vp_json_fail *fail)
-{
-#if VP_SCAN_X86
-    /* Most strings (member names, short values) end within 16 bytes: one
-     * vector test and no call; the variant's scan does the rest. */
-    const char *start = *pp + 1;
-    if (vp_scan.vector && end - start >= 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)start);
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-            _mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
-        if (m) {
-            unsigned i = (unsigned)__builtin_ctz(m);
-            if (start[i] == '"') {
-                unsigned high = (unsigned)_mm_movemask_epi8(x) & ((1u << i) - 1);
-                out->p = start;
-                out->n = i;
-                *flags = high ? VP_STR_NONASCII : 0;
-                *pp = start + i + 1;
-                return VP_JSON_OK;
-            }
-        }
-    }
-#endif
-    return string_slow(pp, end, out, flags, fail);
-}
-
 const char *vp_json_ws_run(const char *p, const char *end)
 {
-    /* Mostly one space before a value, else a newline and indentation. */
+    /* Mostly one space before a value, else a newline and indentation
+     * (shorter than 16 bytes: one vector test, no call). */
     if (p + 1 < end && (unsigned char)p[1] > ' ')
         return *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' ? p + 1 : p;
+#if VP_SCAN_X86
+    if (vp_json_vector16 && end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i w = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+        unsigned m = ~(unsigned)_mm_movemask_epi8(w) & 0xffff;
+        if (m)
+            return p + __builtin_ctz(m);
+    }
+#endif
     return vp_scan.ws(p, end);
 }
 
@@ -515,9 +500,11 @@ static inline int eight_digits(const char *p, uint64_t *out)
 }
 
 /* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
- * digits: straight to nanoseconds.  0 when done, -1 for decimal_to_int
- * (which gives the same answer on these forms, and handles the rest). */
-static inline int plain_us_to_ns(const char *p, const char *end, int64_t *out)
+ * digits, straight to nanoseconds: where the form stopped (the caller
+ * decides whether the number ended there), or NULL when it is not one of
+ * these forms; decimal_to_int gives the same answer on them.  *out is
+ * written even when the caller then refuses the form: pass a temporary. */
+static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t *out)
 {
     int neg = 0;
     if (p < end && *p == '-') {
@@ -535,7 +522,7 @@ static inline int plain_us_to_ns(const char *p, const char *end, int64_t *out)
     /* 16 digits hold today's absolute microseconds; the bound keeps
      * x * 1000 + 1000 inside int64. */
     if (p == digits || p - digits > 16 || x > 9223372036854774ULL)
-        return -1;
+        return NULL;
     uint64_t frac = 0;
     int nf = 0;
     if (p < end && *p == '.') {
@@ -547,21 +534,35 @@ static inline int plain_us_to_ns(const char *p, const char *end, int64_t *out)
                 frac++;   /* half away from zero: the first dropped digit decides */
         }
     }
-    if (p != end)
-        return -1;
     for (int i = nf; i < 3; i++)
         frac *= 10;
     x = x * 1000 + frac;
     *out = neg ? -(int64_t)x : (int64_t)x;
-    return 0;
+    return p;
 }
 
 int vp_json_us_to_ns(vp_span v, int64_t *out)
 {
-    if (v.p && v.n && v.p[0] != '"' && plain_us_to_ns(v.p, v.p + v.n, out) == 0)
+    int64_t ns;
+    if (v.p && v.n && v.p[0] != '"' && plain_us_to_ns(v.p, v.p + v.n, &ns) == v.p + v.n) {
+        *out = ns;
         return 0;
+    }
     int inexact;
     return decimal_to_int(v, 3, out, &inexact);
+}
+
+int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out)
+{
+    /* The number ends where vp_json_skip would end it: at a byte that
+     * cannot be part of a number or literal, before the end. */
+    int64_t ns;
+    const char *q = plain_us_to_ns(*pp, end, &ns);
+    if (!q || q == end || is_scalar_char((unsigned char)*q))
+        return 0;
+    *out = ns;
+    *pp = q;
+    return 1;
 }
 
 static void put_utf8(vp_buf *b, uint32_t cp)

@@ -156,6 +156,7 @@ static const vp_scan_ops variants[] = {
 };
 
 vp_scan_ops vp_scan = {string_scalar, ws_scalar, "scalar", 0};
+_Bool vp_json_vector16 = 0;
 
 static int cpu_has(const char *name)
 {
@@ -175,6 +176,7 @@ int vp_json_set_scanner(const char *name)
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
         if (strcmp(variants[i].name, name) == 0 && cpu_has(name)) {
             vp_scan = variants[i];
+            vp_json_vector16 = variants[i].vector != 0;
             return 0;
         }
     return -1;

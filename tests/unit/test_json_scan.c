@@ -2,7 +2,8 @@
  * CPU has must give the scalar code's answer on strings, whitespace runs
  * and skipped values placed at every offset of 16- and 32-byte blocks and
  * cut at every byte, and on escapes and invalid UTF-8 at every position
- * of a block.  Also the fast decimal path of vp_json_us_to_ns. */
+ * of a block.  Also the fast decimal path of vp_json_us_to_ns, its in-place
+ * form vp_json_us_to_ns_at, and the inline whitespace test of vp_json_ws. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -296,6 +297,87 @@ static void test_us_to_ns_fast_forms(void **state)
     assert_int_equal(x, 1500000);
 }
 
+/* The inline whitespace test of vp_json_ws (16 bytes at a time in the
+ * vector variants): runs of every length 0..40 of all four kinds, starting
+ * at every offset of a 32-byte block, the buffer cut at every byte. */
+static void test_ws_inline_every_length(void **state)
+{
+    (void)state;
+    static const char ws[] = " \n\r\t";
+    char text[128];
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;
+        for (size_t off = 0; off < 33; off++)
+            for (size_t run = 0; run <= 40; run++) {
+                memset(text, 'x', sizeof text);
+                for (size_t i = 0; i < run; i++)
+                    text[off + i] = ws[(i * 3 + off) % 4];
+                for (size_t len = off; len <= off + run + 2; len++) {
+                    const char *want = text + (off + run < len ? off + run : len);
+                    const char *got = vp_json_ws(text + off, text + len);
+                    if (got != want)
+                        fail_msg("%s: ws run %zu at %zu cut at %zu: %td, want %td", variants[v],
+                                 run, off, len, got - text, want - text);
+                }
+            }
+    }
+    vp_json_set_scanner("scalar");
+}
+
+/* vp_json_us_to_ns_at (ts/dur read in place) against skipping the value
+ * and converting the span: the same nanoseconds and the same end when it
+ * takes the number, nothing moved or written when it declines, for
+ * numbers of every length placed at every offset of a 32-byte block
+ * (the eight-digit loads straddle it) and cut at every byte. */
+static void test_us_to_ns_at_agrees_with_skip(void **state)
+{
+    (void)state;
+    static const char *const numbers[] = {
+        "0", "7", "19", "-3", "229253", "1669783687464200", "1712195495519836.506",
+        "26.3385", "1.9995", "-0.0005", "7.", "12345678", "123456789", "12345678901234567",
+        "9223372036854775.807", "1.5e3", "1e3", "-", "0x1a", "00012", "3.14159265358979"};
+    static const char *const after[] = {",", "}", " ", "\n", "e5", "x", "", ".5", "]", "\""};
+    char text[128];
+    size_t taken = 0;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;
+        for (size_t a = 0; a < sizeof numbers / sizeof numbers[0]; a++)
+            for (size_t b = 0; b < sizeof after / sizeof after[0]; b++)
+                for (size_t off = 0; off < 33; off++) {
+                    memset(text, ' ', off);
+                    int n = snprintf(text + off, sizeof text - off, "%s%s", numbers[a], after[b]);
+                    size_t full = off + (size_t)n;
+                    for (size_t len = off; len <= full; len++) {
+                        const char *end = text + len;
+                        const char *p = text + off;
+                        int64_t ns = 12345;
+                        int took = vp_json_us_to_ns_at(&p, end, &ns);
+                        const char *q = text + off;
+                        vp_span s;
+                        vp_json_fail fail;
+                        int r = vp_json_skip(&q, end, 0, &s, &fail);
+                        if (!took) {
+                            assert_ptr_equal(p, text + off);
+                            assert_int_equal(ns, 12345);
+                            continue;
+                        }
+                        taken++;
+                        int64_t want = 0;
+                        assert_int_equal(r, VP_JSON_OK);
+                        assert_ptr_equal(p, q);
+                        assert_int_equal(vp_json_us_to_ns(s, &want), 0);
+                        if (ns != want)
+                            fail_msg("%s%s at %zu cut %zu: %lld, want %lld", numbers[a], after[b],
+                                     off, len, (long long)ns, (long long)want);
+                    }
+                }
+    }
+    assert_true(taken > 1000);   /* the common forms do go the fast way */
+    vp_json_set_scanner("scalar");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +388,8 @@ int main(void)
         cmocka_unit_test(test_skip_ws_runs_and_cuts),
         cmocka_unit_test(test_skip_errors_every_position),
         cmocka_unit_test(test_us_to_ns_fast_forms),
+        cmocka_unit_test(test_ws_inline_every_length),
+        cmocka_unit_test(test_us_to_ns_at_agrees_with_skip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
