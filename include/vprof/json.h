@@ -15,6 +15,10 @@
 
 #include "vprof/util.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 typedef struct vp_span {
     const char *p;
     size_t n;
@@ -36,12 +40,44 @@ typedef struct vp_json_fail {
     char what[160];     /* "expected ',' or '}' after an object member, found 'x'" */
 } vp_json_fail;
 
+/* Non-zero when the scanner variant in use is SSE2 or better (set at
+ * start-up): the inline functions below may then test 16 bytes at once. */
+/* _Bool: the compiler knows stores through int and unsigned pointers
+ * (flags, outputs) cannot change it, and need not load it again. */
+extern _Bool vp_json_vector16;
+
+/* Whitespace: inline for the common cases of none, one space, and a
+ * newline with indentation shorter than 16 bytes; a scan for longer runs. */
+const char *vp_json_ws_run(const char *p, const char *end);
 static inline const char *vp_json_ws(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        p++;
+    if (p < end && (unsigned char)*p <= ' ') {
+        if (*p == ' ' && p + 1 < end && (unsigned char)p[1] > ' ')
+            return p + 1;
+#if defined(__SSE2__)
+        if (vp_json_vector16 && end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i w = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                             _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                             _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+            unsigned m = ~(unsigned)_mm_movemask_epi8(w) & 0xffff;
+            if (m)
+                return p + __builtin_ctz(m);
+        }
+#endif
+        return vp_json_ws_run(p, end);
+    }
     return p;
 }
+
+/* The scanner variant in use: "scalar", "sse2" or "avx2", all giving the
+ * same results.  Chosen at start-up: the environment variable VPROF_SIMD
+ * when it names one the CPU has, else the fastest the CPU has. */
+const char *vp_json_scanner(void);
+/* Switches variant (tests): 0, or -1 when unknown or not on this CPU. */
+int vp_json_set_scanner(const char *name);
 
 /* Fills fail with "expected <expected>, found <the byte at where>" (or
  * "the end of the input") and returns VP_JSON_ERR. */
@@ -51,8 +87,33 @@ int vp_json_fail_at(vp_json_fail *fail, const char *where, const char *end, cons
  * closing quote and out spans the contents. flags gets VP_STR_ESCAPED when
  * it holds a backslash and VP_STR_NONASCII when it holds a byte >= 0x80. */
 enum { VP_STR_ESCAPED = 1, VP_STR_NONASCII = 2 };
-int vp_json_string(const char **p, const char *end, vp_span *out, unsigned *flags,
-                   vp_json_fail *fail);
+int vp_json_string_scan(const char **p, const char *end, vp_span *out, unsigned *flags,
+                        vp_json_fail *fail);
+/* Inline: most strings (member names, short values) end within 16 bytes,
+ * one vector test without a call; the variant's scan does the rest. */
+static inline int vp_json_string(const char **pp, const char *end, vp_span *out,
+                                 unsigned *flags, vp_json_fail *fail)
+{
+#if defined(__SSE2__)
+    const char *start = *pp + 1;
+    if (vp_json_vector16 && end - start >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)start);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+        if (m) {
+            unsigned i = (unsigned)__builtin_ctz(m);
+            if (start[i] == '"') {
+                out->p = start;
+                out->n = i;
+                *flags = ((unsigned)_mm_movemask_epi8(x) & ((1u << i) - 1)) ? VP_STR_NONASCII : 0;
+                *pp = start + i + 1;
+                return VP_JSON_OK;
+            }
+        }
+    }
+#endif
+    return vp_json_string_scan(pp, end, out, flags, fail);
+}
 
 /* A member name and its colon, *p at the opening quote: on OK, key spans
  * the name, *p is just past the ':'.  Inline: the reader runs it for every
@@ -98,6 +159,10 @@ int vp_json_double(vp_span v, double *out);
  * beyond the nanosecond are rounded half away from zero. Exponents are
  * accepted. */
 int vp_json_us_to_ns(vp_span v, int64_t *out);
+/* The same on a number at *pp in the buffer, for its common forms only:
+ * 1 with *pp past the number, or 0 (nothing moved) when the caller must
+ * skip the value and use vp_json_us_to_ns. */
+int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out);
 
 /* Decodes a string value span (with or without its quotes) into buf:
  * escapes resolved, invalid UTF-8 and lone surrogates replaced by U+FFFD.

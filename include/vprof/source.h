@@ -48,8 +48,12 @@ int vp_source_truncated(const vp_source *s);
 
 void vp_source_close(vp_source *s);
 
-/* Size of the chunks a source delivers (the last may be shorter). */
+/* Size of the chunks a source delivers (the last may be shorter).  The
+ * fuzz build makes it small: chunk boundaries everywhere, little memory
+ * to allocate and fill per input. */
+#ifndef VP_SOURCE_CHUNK
 #define VP_SOURCE_CHUNK (1u << 20)
+#endif
 
 /* Finds line and column (1-based) of an uncompressed offset by reading the
  * input again from the start.  Returns 0 on success, -1 when the input

@@ -21,8 +21,18 @@
 #include "vprof/source.h"
 #include "vprof/util.h"
 
+#ifdef VP_SOURCE_INLINE
+/* The fuzz build (tests/fuzz/CMakeLists.txt): no thread.  The open call
+ * produces every chunk at once, into enough slots for 1 MiB (the fuzz
+ * target's inputs are smaller); a larger output fails as "too large".  A
+ * thread per open cost ASan most of each input's time. */
+#define NSLOTS ((1u << 20) / VP_SOURCE_CHUNK + 8)
+#else
 #define NSLOTS 4
+#endif
+#ifndef INBUF_SIZE
 #define INBUF_SIZE (256u << 10)
+#endif
 
 enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_HELD };
 
@@ -57,6 +67,7 @@ struct vp_source {
     int truncated;           /* ... because the gzip stream stopped inside a member */
     uint64_t member_start;   /* compressed offset of the gzip member being inflated */
     int thread_started;
+    int inline_full;         /* VP_SOURCE_INLINE: the output outgrew the slots */
     pthread_t thread;
     uint64_t delivered;      /* uncompressed bytes handed to the consumer */
 };
@@ -91,6 +102,14 @@ static struct slot *acquire_slot(vp_source *s)
 {
     pthread_mutex_lock(&s->mu);
     struct slot *sl = &s->slots[s->wr % NSLOTS];
+#ifdef VP_SOURCE_INLINE
+    if (sl->state != SLOT_FREE) {
+        s->inline_full = 1;
+        s->stop = 1;
+    } else if (!sl->buf) {
+        sl->buf = vp_malloc(VP_SOURCE_CHUNK);
+    }
+#endif
     while (sl->state != SLOT_FREE && !s->stop)
         pthread_cond_wait(&s->cv, &s->mu);
     int stop = s->stop;
@@ -413,7 +432,14 @@ vp_source *vp_source_open(const char *path, vp_error *err)
 
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
-    for (int i = 0; i < NSLOTS; i++)
+#ifdef VP_SOURCE_INLINE
+    reader_thread(s);
+    if (s->inline_full)
+        vp_error_set(&s->thread_err, VP_EXIT_INPUT, "%s: more than %u MiB of input: too large "
+                     "for the fuzz build", s->name, (unsigned)(NSLOTS * VP_SOURCE_CHUNK >> 20));
+    return s;
+#endif
+    for (unsigned i = 0; i < NSLOTS; i++)
         s->slots[i].buf = vp_malloc(VP_SOURCE_CHUNK);
     if (pthread_create(&s->thread, NULL, reader_thread, s) != 0) {
         vp_error_set(err, VP_EXIT_INPUT, "%s: cannot start the reader thread", s->name);
@@ -493,7 +519,7 @@ void vp_source_close(vp_source *s)
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
     }
-    for (int i = 0; i < NSLOTS; i++)
+    for (unsigned i = 0; i < NSLOTS; i++)
         free(s->slots[i].buf);
     if (s->fd >= 0 && s->fd != STDIN_FILENO)
         close(s->fd);

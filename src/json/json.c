@@ -5,22 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scan.h"
 #include "vprof/json.h"
-
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the word-at-a-time string scan assumes a little-endian machine"
-#endif
-
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-/* Bytes of x equal to the byte in b (b = byte * ONES): the lowest set
- * high bit is exact; higher ones may be false positives. */
-static inline uint64_t match_byte(uint64_t x, uint64_t b)
-{
-    uint64_t y = x ^ b;
-    return (y - ONES) & ~y & HIGHS;
-}
 
 static const char *describe(const char *p, const char *end, char *buf, size_t n)
 {
@@ -43,8 +29,8 @@ int vp_json_fail_at(vp_json_fail *fail, const char *where, const char *end, cons
     return VP_JSON_ERR;
 }
 
-int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *flags,
-                   vp_json_fail *fail)
+int vp_json_string_scan(const char **pp, const char *end, vp_span *out, unsigned *flags,
+                        vp_json_fail *fail)
 {
     const char *start = *pp + 1;   /* past the opening quote */
     const char *p = start;
@@ -55,29 +41,11 @@ int vp_json_string(const char **pp, const char *end, vp_span *out, unsigned *fla
         limit = start + VP_JSON_MAX_STRING;
         long_string = 1;
     }
-    uint64_t high = 0;
+    unsigned high = 0;
     for (;;) {
-        while (p + 8 <= limit) {
-            uint64_t w;
-            memcpy(&w, p, 8);
-            uint64_t m = match_byte(w, '"' * ONES) | match_byte(w, '\\' * ONES);
-            if (m) {
-                unsigned idx = (unsigned)__builtin_ctzll(m) >> 3;
-                if (idx)
-                    high |= w & (HIGHS >> (64 - 8 * idx));
-                p += idx;
-                goto found;
-            }
-            high |= w & HIGHS;
-            p += 8;
-        }
-        while (p < limit && *p != '"' && *p != '\\') {
-            high |= (unsigned char)*p & 0x80;
-            p++;
-        }
+        p = vp_scan.string(p, limit, &high);
         if (p >= limit)
             goto out_of_input;
-    found:
         if (*p == '"')
             break;
         /* A backslash: the next byte is escaped, whatever it is. */
@@ -104,10 +72,44 @@ out_of_input:
     return VP_JSON_MORE;
 }
 
-static int is_scalar_char(unsigned char c)
+const char *vp_json_ws_run(const char *p, const char *end)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           c == '-' || c == '+' || c == '.';
+    /* Mostly one space before a value, else a newline and indentation
+     * (shorter than 16 bytes: one vector test, no call). */
+    if (p + 1 < end && (unsigned char)p[1] > ' ')
+        return *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' ? p + 1 : p;
+#if VP_SCAN_X86
+    if (vp_json_vector16 && end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i w = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+            _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+        unsigned m = ~(unsigned)_mm_movemask_epi8(w) & 0xffff;
+        if (m)
+            return p + __builtin_ctz(m);
+    }
+#endif
+    return vp_scan.ws(p, end);
+}
+
+/* Characters of numbers and literals: [0-9a-zA-Z+-.]. */
+static const uint8_t scalar_char[256] = {
+    ['+'] = 1, ['-'] = 1, ['.'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
+static inline int is_scalar_char(unsigned char c)
+{
+    return scalar_char[c];
 }
 
 /* A number or literal: scans its characters. */
@@ -142,7 +144,41 @@ static int skip_key(const char **pp, const char *end, vp_json_fail *fail)
     return r;
 }
 
+__attribute__((noinline)) static int skip_slow(const char **pp, const char *end, int depth,
+                                               vp_span *out, vp_json_fail *fail);
+
 int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
+{
+    /* Most values skipped are numbers and strings (pid, tid, ids): no
+     * bracket stack needed. */
+    const char *p = vp_json_ws(*pp, end);
+    if (p < end && ((unsigned)(*p - '0') < 10 || *p == '-')) {
+        const char *q = p + 1;
+        while (q < end && is_scalar_char((unsigned char)*q))
+            q++;
+        if (q == end)
+            return VP_JSON_MORE;
+        out->p = p;
+        out->n = (size_t)(q - p);
+        *pp = q;
+        return VP_JSON_OK;
+    }
+    if (p < end && *p == '"') {
+        vp_span s;
+        unsigned fl;
+        const char *q = p;
+        int r = vp_json_string(&q, end, &s, &fl, fail);
+        if (r != VP_JSON_OK)
+            return r;
+        out->p = p;
+        out->n = (size_t)(q - p);
+        *pp = q;
+        return VP_JSON_OK;
+    }
+    return skip_slow(pp, end, depth, out, fail);
+}
+
+static int skip_slow(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
 {
     char stack[VP_JSON_MAX_DEPTH];
     int sp = 0;
@@ -446,10 +482,87 @@ static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
     return 0;
 }
 
+/* Eight ASCII digits at p as a number (little-endian SWAR: pairs, then
+ * quads, then the eight); 0 when any of them is not a digit. */
+static inline int eight_digits(const char *p, uint64_t *out)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    if (((w & 0xF0F0F0F0F0F0F0F0ULL) |
+         (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) != 0x3333333333333333ULL)
+        return 0;
+    w -= 0x3030303030303030ULL;
+    w = w * 10 + (w >> 8);
+    w = (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+         (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+    *out = w;
+    return 1;
+}
+
+/* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
+ * digits, straight to nanoseconds: where the form stopped (the caller
+ * decides whether the number ended there), or NULL when it is not one of
+ * these forms; decimal_to_int gives the same answer on them.  *out is
+ * written even when the caller then refuses the form: pass a temporary. */
+static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t *out)
+{
+    int neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    const char *digits = p;
+    uint64_t x = 0, eight;
+    while (end - p >= 8 && eight_digits(p, &eight)) {
+        x = x * 100000000 + eight;   /* wraps past 16 digits, refused below */
+        p += 8;
+    }
+    while (p < end && (unsigned)(*p - '0') < 10)
+        x = x * 10 + (uint64_t)(*p++ - '0');
+    /* 16 digits hold today's absolute microseconds; the bound keeps
+     * x * 1000 + 1000 inside int64. */
+    if (p == digits || p - digits > 16 || x > 9223372036854774ULL)
+        return NULL;
+    uint64_t frac = 0;
+    int nf = 0;
+    if (p < end && *p == '.') {
+        p++;
+        for (; p < end && (unsigned)(*p - '0') < 10; p++, nf++) {
+            if (nf < 3)
+                frac = frac * 10 + (uint64_t)(*p - '0');
+            else if (nf == 3 && *p >= '5')
+                frac++;   /* half away from zero: the first dropped digit decides */
+        }
+    }
+    for (int i = nf; i < 3; i++)
+        frac *= 10;
+    x = x * 1000 + frac;
+    *out = neg ? -(int64_t)x : (int64_t)x;
+    return p;
+}
+
 int vp_json_us_to_ns(vp_span v, int64_t *out)
 {
+    int64_t ns;
+    if (v.p && v.n && v.p[0] != '"' && plain_us_to_ns(v.p, v.p + v.n, &ns) == v.p + v.n) {
+        *out = ns;
+        return 0;
+    }
     int inexact;
     return decimal_to_int(v, 3, out, &inexact);
+}
+
+int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out)
+{
+    /* The number ends where vp_json_skip would end it: at a byte that
+     * cannot be part of a number or literal, before the end. */
+    int64_t ns;
+    const char *q = plain_us_to_ns(*pp, end, &ns);
+    if (!q || q == end || is_scalar_char((unsigned char)*q))
+        return 0;
+    *out = ns;
+    *pp = q;
+    return 1;
 }
 
 static void put_utf8(vp_buf *b, uint32_t cp)

@@ -1,0 +1,395 @@
+/* Unit tests for the scanner variants (src/json/scan.c): every variant the
+ * CPU has must give the scalar code's answer on strings, whitespace runs
+ * and skipped values placed at every offset of 16- and 32-byte blocks and
+ * cut at every byte, and on escapes and invalid UTF-8 at every position
+ * of a block.  Also the fast decimal path of vp_json_us_to_ns, its in-place
+ * form vp_json_us_to_ns_at, and the inline whitespace test of vp_json_ws. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vprof/json.h"
+
+static const char *const variants[] = {"scalar", "sse2", "avx2"};
+#define NVARIANTS 3
+
+/* What one call returned, for comparing variants. */
+typedef struct outcome {
+    int r;
+    size_t consumed, start, n;
+    unsigned flags;
+    size_t where;
+    char what[160];
+} outcome;
+
+static outcome string_outcome(const char *buf, size_t len)
+{
+    outcome o;
+    memset(&o, 0, sizeof o);
+    const char *p = buf;
+    vp_span s = {0};
+    vp_json_fail fail = {0};
+    o.r = vp_json_string(&p, buf + len, &s, &o.flags, &fail);
+    if (o.r == VP_JSON_OK) {
+        o.consumed = (size_t)(p - buf);
+        o.start = (size_t)(s.p - buf);
+        o.n = s.n;
+    } else {
+        o.flags = 0;
+    }
+    return o;
+}
+
+static outcome skip_outcome(const char *buf, size_t len)
+{
+    outcome o;
+    memset(&o, 0, sizeof o);
+    const char *p = buf;
+    vp_span s = {0};
+    vp_json_fail fail = {0};
+    o.r = vp_json_skip(&p, buf + len, 0, &s, &fail);
+    if (o.r == VP_JSON_OK) {
+        o.consumed = (size_t)(p - buf);
+        o.start = (size_t)(s.p - buf);
+        o.n = s.n;
+    } else if (o.r == VP_JSON_ERR) {
+        o.where = (size_t)(fail.where - buf);
+        snprintf(o.what, sizeof o.what, "%s", fail.what);
+    }
+    return o;
+}
+
+static void same(const outcome *a, const outcome *b, const char *variant, const char *what,
+                 size_t pos, size_t len)
+{
+    if (a->r != b->r || a->consumed != b->consumed || a->start != b->start || a->n != b->n ||
+        a->flags != b->flags || a->where != b->where || strcmp(a->what, b->what) != 0)
+        fail_msg("%s: %s at %zu, length %zu: r %d/%d consumed %zu/%zu n %zu/%zu flags %u/%u "
+                 "where %zu/%zu '%s'/'%s'",
+                 variant, what, pos, len, a->r, b->r, a->consumed, b->consumed, a->n, b->n,
+                 a->flags, b->flags, a->where, b->where, a->what, b->what);
+}
+
+/* Runs f on buf[0, len) under every variant; all must match scalar.
+ * Returns scalar's outcome. The buffer is a heap copy of exactly len
+ * bytes, so that ASan catches a read past the end. */
+static outcome all_variants(outcome (*f)(const char *, size_t), const char *text, size_t len,
+                            const char *what, size_t pos)
+{
+    char *buf = malloc(len ? len : 1);
+    assert_non_null(buf);
+    memcpy(buf, text, len);
+    assert_int_equal(vp_json_set_scanner("scalar"), 0);
+    outcome want = f(buf, len);
+    for (int v = 1; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;   /* not on this CPU */
+        outcome got = f(buf, len);
+        same(&want, &got, variants[v], what, pos, len);
+    }
+    free(buf);
+    return want;
+}
+
+static const char *saved;
+
+static int setup(void **state)
+{
+    (void)state;
+    saved = vp_json_scanner();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    vp_json_set_scanner(saved);
+    return 0;
+}
+
+static void test_variant_names(void **state)
+{
+    (void)state;
+    assert_int_equal(vp_json_set_scanner("scalar"), 0);
+    assert_string_equal(vp_json_scanner(), "scalar");
+    assert_int_equal(vp_json_set_scanner("no-such-isa"), -1);
+    assert_string_equal(vp_json_scanner(), "scalar");   /* unchanged */
+#if defined(__x86_64__)
+    assert_int_equal(vp_json_set_scanner("sse2"), 0);   /* every x86-64 */
+    assert_string_equal(vp_json_scanner(), "sse2");
+#endif
+}
+
+/* A string of len bytes closing at every position 0..79, with the input
+ * cut at every byte: the quote lands on every lane of a 16- and 32-byte
+ * block, and the end of the input too. */
+static void test_string_quote_every_position(void **state)
+{
+    (void)state;
+    char text[128];
+    for (size_t q = 0; q < 80; q++) {
+        text[0] = '"';
+        for (size_t i = 0; i < q; i++)
+            text[1 + i] = (char)('a' + i % 26);
+        text[1 + q] = '"';
+        memcpy(text + 2 + q, ", \"x\": 1}", 9);
+        size_t full = 2 + q + 9;
+        for (size_t len = 1; len <= full; len++) {
+            outcome o = all_variants(string_outcome, text, len, "quote", q);
+            if (len >= q + 2) {
+                assert_int_equal(o.r, VP_JSON_OK);
+                assert_int_equal(o.n, q);
+                assert_int_equal(o.consumed, q + 2);
+                assert_int_equal(o.flags, 0);
+            } else {
+                assert_int_equal(o.r, VP_JSON_MORE);
+            }
+        }
+    }
+}
+
+/* An escape (\" , \\ , \u00e9) at every position of a 70-byte string. */
+static void test_string_escape_every_position(void **state)
+{
+    (void)state;
+    static const char *const escapes[] = {"\\\"", "\\\\", "\\u00e9", "\\n"};
+    char text[128];
+    for (size_t e = 0; e < 4; e++) {
+        size_t el = strlen(escapes[e]);
+        for (size_t at = 0; at < 70; at++) {
+            size_t n = 0;
+            text[n++] = '"';
+            for (size_t i = 0; i < at; i++)
+                text[n++] = 'b';
+            memcpy(text + n, escapes[e], el);
+            n += el;
+            while (n < 72)
+                text[n++] = 'c';
+            text[n++] = '"';
+            text[n++] = '}';
+            outcome o = all_variants(string_outcome, text, n, "escape", at);
+            assert_int_equal(o.r, VP_JSON_OK);
+            assert_int_equal(o.n, n - 3);
+            assert_int_equal(o.flags, VP_STR_ESCAPED);
+            /* Cut right after the backslash: more input is needed. */
+            o = all_variants(string_outcome, text, 2 + at, "cut escape", at);
+            assert_int_equal(o.r, VP_JSON_MORE);
+        }
+    }
+}
+
+/* A byte >= 0x80 (0xff: invalid UTF-8) at every position before and
+ * after the closing quote: only those before it set VP_STR_NONASCII. */
+static void test_string_nonascii_every_position(void **state)
+{
+    (void)state;
+    char text[128];
+    for (size_t q = 0; q < 70; q += 3) {
+        for (size_t at = 0; at < 100; at++) {
+            memset(text, 'z', sizeof text);
+            text[0] = '"';
+            text[1 + q] = '"';
+            if (at != q)
+                text[1 + at] = (char)0xff;
+            outcome o = all_variants(string_outcome, text, sizeof text, "0xff", at);
+            assert_int_equal(o.r, VP_JSON_OK);
+            assert_int_equal(o.n, q);
+            assert_int_equal(o.flags, at < q ? VP_STR_NONASCII : 0);
+        }
+    }
+}
+
+/* Runs of whitespace of every length 0..80 (all four kinds) before a
+ * value, and objects and arrays cut at every byte: skip agrees across
+ * variants, errors with the same offset and message. */
+static void test_skip_ws_runs_and_cuts(void **state)
+{
+    (void)state;
+    static const char ws[] = " \n\r\t";
+    char text[512];
+    for (size_t run = 0; run <= 80; run++) {
+        size_t n = 0;
+        text[n++] = '{';
+        for (size_t i = 0; i < run; i++)
+            text[n++] = ws[i % 4];
+        n += (size_t)sprintf(text + n, "\"k\":");
+        for (size_t i = 0; i < run; i++)
+            text[n++] = ws[(i + 1) % 4];
+        n += (size_t)sprintf(text + n, "[1, \"a\\\"b\", {\"c\": null}]");
+        for (size_t i = 0; i < run; i++)
+            text[n++] = ws[(i + 2) % 4];
+        text[n++] = '}';
+        text[n++] = ',';
+        for (size_t len = 0; len <= n; len++) {
+            outcome o = all_variants(skip_outcome, text, len, "ws run", run);
+            if (len < n - 1)
+                assert_int_equal(o.r, VP_JSON_MORE);   /* a cut object needs more */
+            else
+                assert_int_equal(o.r, VP_JSON_OK);
+        }
+    }
+}
+
+/* Malformed values whose fault sits at every offset of a block: the same
+ * message and offset from every variant. */
+static void test_skip_errors_every_position(void **state)
+{
+    (void)state;
+    static const char *const faults[] = {"\"a\" \"b\"", "1 2", "\"a\": x", "]"};
+    char text[160];
+    for (size_t f = 0; f < 4; f++) {
+        for (size_t pad = 0; pad < 40; pad++) {
+            size_t n = 0;
+            text[n++] = '[';
+            for (size_t i = 0; i < pad; i++)
+                text[n++] = i % 7 == 6 ? '\n' : ' ';
+            n += (size_t)sprintf(text + n, "{\"name%zu\": %s}]", pad, faults[f]);
+            outcome o = all_variants(skip_outcome, text, n, "fault", pad);
+            assert_int_equal(o.r, VP_JSON_ERR);
+        }
+    }
+    /* The message itself, once. */
+    outcome o = all_variants(skip_outcome, "{\"a\"  \"b\"}", 10, "message", 0);
+    assert_int_equal(o.where, 6);
+    assert_string_equal(o.what, "expected ':' after a member name, found '\"'");
+}
+
+static void ns_ok(const char *text, int64_t want)
+{
+    int64_t got = 12345;
+    vp_span v = {text, strlen(text)};
+    if (vp_json_us_to_ns(v, &got) != 0)
+        fail_msg("vp_json_us_to_ns(%s) failed", text);
+    if (got != want)
+        fail_msg("vp_json_us_to_ns(%s) = %lld, want %lld", text, (long long)got, (long long)want);
+}
+
+/* The forms the fast path takes, and its edges: 16 integer digits, the
+ * first dropped digit rounding, the bound where the exact path takes
+ * over. */
+static void test_us_to_ns_fast_forms(void **state)
+{
+    (void)state;
+    ns_ok("1712195495519836.506", 1712195495519836506LL);
+    ns_ok("1669783687464181", 1669783687464181000LL);
+    ns_ok("26.338", 26338);
+    ns_ok("26.3385", 26339);
+    ns_ok("26.33849999", 26338);
+    ns_ok("1.9995", 2000);
+    ns_ok("-0.0005", -1);
+    ns_ok("-0.0004", 0);
+    ns_ok("0.5", 500);
+    ns_ok("7.", 7000);
+    ns_ok("0000000000000000000012", 12000);   /* exact path: 22 digits */
+    ns_ok("9223372036854774", 9223372036854774000LL);
+    ns_ok("9223372036854775.807", INT64_MAX);  /* past the fast bound */
+    int64_t x;
+    vp_span big = {"9223372036854775.808", 20};
+    assert_int_equal(vp_json_us_to_ns(big, &x), -1);
+    vp_span e = {"1.5e3", 5};
+    assert_int_equal(vp_json_us_to_ns(e, &x), 0);
+    assert_int_equal(x, 1500000);
+}
+
+/* The inline whitespace test of vp_json_ws (16 bytes at a time in the
+ * vector variants): runs of every length 0..40 of all four kinds, starting
+ * at every offset of a 32-byte block, the buffer cut at every byte. */
+static void test_ws_inline_every_length(void **state)
+{
+    (void)state;
+    static const char ws[] = " \n\r\t";
+    char text[128];
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;
+        for (size_t off = 0; off < 33; off++)
+            for (size_t run = 0; run <= 40; run++) {
+                memset(text, 'x', sizeof text);
+                for (size_t i = 0; i < run; i++)
+                    text[off + i] = ws[(i * 3 + off) % 4];
+                for (size_t len = off; len <= off + run + 2; len++) {
+                    const char *want = text + (off + run < len ? off + run : len);
+                    const char *got = vp_json_ws(text + off, text + len);
+                    if (got != want)
+                        fail_msg("%s: ws run %zu at %zu cut at %zu: %td, want %td", variants[v],
+                                 run, off, len, got - text, want - text);
+                }
+            }
+    }
+    vp_json_set_scanner("scalar");
+}
+
+/* vp_json_us_to_ns_at (ts/dur read in place) against skipping the value
+ * and converting the span: the same nanoseconds and the same end when it
+ * takes the number, nothing moved or written when it declines, for
+ * numbers of every length placed at every offset of a 32-byte block
+ * (the eight-digit loads straddle it) and cut at every byte. */
+static void test_us_to_ns_at_agrees_with_skip(void **state)
+{
+    (void)state;
+    static const char *const numbers[] = {
+        "0", "7", "19", "-3", "229253", "1669783687464200", "1712195495519836.506",
+        "26.3385", "1.9995", "-0.0005", "7.", "12345678", "123456789", "12345678901234567",
+        "9223372036854775.807", "1.5e3", "1e3", "-", "0x1a", "00012", "3.14159265358979"};
+    static const char *const after[] = {",", "}", " ", "\n", "e5", "x", "", ".5", "]", "\""};
+    char text[128];
+    size_t taken = 0;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;
+        for (size_t a = 0; a < sizeof numbers / sizeof numbers[0]; a++)
+            for (size_t b = 0; b < sizeof after / sizeof after[0]; b++)
+                for (size_t off = 0; off < 33; off++) {
+                    memset(text, ' ', off);
+                    int n = snprintf(text + off, sizeof text - off, "%s%s", numbers[a], after[b]);
+                    size_t full = off + (size_t)n;
+                    for (size_t len = off; len <= full; len++) {
+                        const char *end = text + len;
+                        const char *p = text + off;
+                        int64_t ns = 12345;
+                        int took = vp_json_us_to_ns_at(&p, end, &ns);
+                        const char *q = text + off;
+                        vp_span s;
+                        vp_json_fail fail;
+                        int r = vp_json_skip(&q, end, 0, &s, &fail);
+                        if (!took) {
+                            assert_ptr_equal(p, text + off);
+                            assert_int_equal(ns, 12345);
+                            continue;
+                        }
+                        taken++;
+                        int64_t want = 0;
+                        assert_int_equal(r, VP_JSON_OK);
+                        assert_ptr_equal(p, q);
+                        assert_int_equal(vp_json_us_to_ns(s, &want), 0);
+                        if (ns != want)
+                            fail_msg("%s%s at %zu cut %zu: %lld, want %lld", numbers[a], after[b],
+                                     off, len, (long long)ns, (long long)want);
+                    }
+                }
+    }
+    assert_true(taken > 1000);   /* the common forms do go the fast way */
+    vp_json_set_scanner("scalar");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_variant_names),
+        cmocka_unit_test(test_string_quote_every_position),
+        cmocka_unit_test(test_string_escape_every_position),
+        cmocka_unit_test(test_string_nonascii_every_position),
+        cmocka_unit_test(test_skip_ws_runs_and_cuts),
+        cmocka_unit_test(test_skip_errors_every_position),
+        cmocka_unit_test(test_us_to_ns_fast_forms),
+        cmocka_unit_test(test_ws_inline_every_length),
+        cmocka_unit_test(test_us_to_ns_at_agrees_with_skip),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
