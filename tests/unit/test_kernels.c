@@ -15,6 +15,8 @@
 
 #include "vprof/kernels.h"
 
+#include "tmppath.h"
+
 /* Two ranks of the same work: a = 5, 1, 3 us (1 on stream 9), b = 4, 2,
  * 8, 6 us (2 on stream 9); the rest on stream 7. */
 static const char trace[] =
@@ -29,13 +31,12 @@ static const char trace[] =
     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"b\", \"pid\": 0, \"tid\": 7, \"ts\": 70, \"dur\": 6, \"args\": {\"stream\": 7, \"correlation\": 7}}\n"
     "]}\n";
 
-static char dir[64], rank0[96], rank1[96];
+static char dir[256], rank0[320], rank1[320];
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/vprof-test-kernels-XXXXXX");
-    if (!mkdtemp(dir))
+    if (!mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-test-kernels")))
         return -1;
     for (int r = 0; r < 2; r++) {
         char *p = r ? rank1 : rank0;

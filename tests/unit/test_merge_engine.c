@@ -16,6 +16,8 @@
 #include "vprof/merge.h"
 #include "vprof/util.h"
 
+#include "tmppath.h"
+
 /* Two processes (pids 1 and 2, the same in both ranks), a flow between
  * them; ts in microseconds. */
 static const char TRACE_A[] =
@@ -37,8 +39,8 @@ static const char TRACE_B[] =
     "{\"name\":\"f\",\"ph\":\"f\",\"pid\":2,\"tid\":7,\"ts\":252,\"id\":\"0x1f\",\"cat\":\"ac2g\",\"bp\":\"e\"}\n"
     "],\"baseTimeNanoseconds\":1000002000}\n";
 
-static char dir[64];
-static char path_a[128], path_b[128], path_out[128];
+static char dir[256];
+static char path_a[320], path_b[320], path_out[320];
 
 static void put_file(const char *path, const char *text)
 {
@@ -51,8 +53,7 @@ static void put_file(const char *path, const char *text)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/vprof-test-merge-XXXXXX");
-    if (!mkdtemp(dir))
+    if (!mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-test-merge")))
         return -1;
     snprintf(path_a, sizeof path_a, "%s/a.json", dir);
     snprintf(path_b, sizeof path_b, "%s/b.json", dir);
