@@ -40,7 +40,7 @@ static int setup(void **state)
         return -1;
     for (int r = 0; r < 2; r++) {
         char *p = r ? rank1 : rank0;
-        snprintf(p, 96, "%s/rank%d.json", dir, r);
+        snprintf(p, sizeof rank0, "%s/rank%d.json", dir, r);
         FILE *f = fopen(p, "w");
         if (!f)
             return -1;
