@@ -213,7 +213,7 @@ static void test_duplicate_rank(void **state)
     vp_merge_result res;
     assert_int_equal(vp_merge_run(in, 2, &o, &res, &err), -1);
     assert_int_equal(err.status, VP_EXIT_USAGE);
-    char want[512];
+    char want[1024];
     snprintf(want, sizeof want, "%s and %s are both given as rank 1", path_a, path_b);
     assert_string_equal(err.msg, want);
     assert_int_equal(res.wrote, 0);
