@@ -59,6 +59,20 @@ typedef enum vp_hint {
     VP_HINT_METRICS_LIST,     /* an unknown gate metric: where the metrics are listed */
     VP_HINT_METRIC_NEEDS,     /* a metric a run lacks: where what it needs is said */
     VP_HINT_BASE_RUN,         /* a gate on a change without a base run: how to give one */
+    VP_HINT_MFU_NO_MODEL,     /* MFU without a model: how to give one */
+    /* what the caller of vp_mfu_compute set (vprof/mfu_job.h), by its name */
+    VP_HINT_OPT_LOG,
+    VP_HINT_OPT_SEQ_LEN,
+    VP_HINT_OPT_SEQLENS,
+    VP_HINT_OPT_TOKENS_PER_STEP,
+    VP_HINT_OPT_GLOBAL_BATCH,
+    VP_HINT_OPT_TOKENS_PER_SEC,
+    VP_HINT_OPT_STEP_TIME,
+    VP_HINT_OPT_STEPS,
+    VP_HINT_OPT_WORLD_SIZE,
+    VP_HINT_OPT_PEAK,
+    VP_HINT_OPT_GPU,
+    VP_HINT_OPT_DTYPE,
     VP_HINT_COUNT,
 } vp_hint;
 

@@ -6,9 +6,8 @@
 
 #include "vprof/flops.h"
 #include "vprof/mfu.h"
+#include "vprof/mfu_job.h"
 #include "vprof/table.h"
-
-enum { VP_CONV_FULL = 1, VP_CONV_CAUSAL = 2 };
 
 /* source: the config's path, NULL for a model from flags. */
 vp_table *vp_mfu_model_table(const vp_model *md, const char *source);
@@ -31,5 +30,9 @@ typedef struct vp_mfu_rate {
  * peak's and the recomputation's.  Warns when an MFU is above 100 %. */
 vp_table *vp_mfu_rate_table(const vp_mfu_rate *r, const vp_flops flops[2], int conv,
                             const char *notes);
+
+/* Every table of vp_mfu_compute's result, in the order vprof mfu prints
+ * them, into out[0..4); returns how many. */
+size_t vp_mfu_tables(const vp_mfu_job *j, const vp_mfu_result *r, vp_table *out[4]);
 
 #endif

@@ -62,6 +62,21 @@ static const char *hint_text(void *ctx, vp_hint code)
         return " (see vprof check --list-metrics for what it needs)";
     case VP_HINT_BASE_RUN:
         return " (vprof diff, or vprof check --baseline)";
+    case VP_HINT_MFU_NO_MODEL:
+        return "no model: give --model config.json, or describe it with --hidden, --layers, "
+               "--heads, --ffn and --vocab";
+    case VP_HINT_OPT_LOG: return "--log";
+    case VP_HINT_OPT_SEQ_LEN: return "--seq-len";
+    case VP_HINT_OPT_SEQLENS: return "--seqlens";
+    case VP_HINT_OPT_TOKENS_PER_STEP: return "--tokens-per-step";
+    case VP_HINT_OPT_GLOBAL_BATCH: return "--global-batch";
+    case VP_HINT_OPT_TOKENS_PER_SEC: return "--tokens-per-sec";
+    case VP_HINT_OPT_STEP_TIME: return "--step-time";
+    case VP_HINT_OPT_STEPS: return "--steps";
+    case VP_HINT_OPT_WORLD_SIZE: return "--world-size";
+    case VP_HINT_OPT_PEAK: return "--peak-tflops";
+    case VP_HINT_OPT_GPU: return "--gpu";
+    case VP_HINT_OPT_DTYPE: return "--dtype";
     case VP_HINT_COUNT:
         break;
     }

@@ -170,7 +170,8 @@ int vp_mfu_read_trace(vp_mfu_traces *m, const char *path, const vp_step_range *r
                 const cJSON *nm = cJSON_GetObjectItemCaseSensitive(d, "name");
                 if (cJSON_IsString(nm) && strcmp(nm->valuestring, dname->valuestring) != 0) {
                     vp_warn("%s: deviceProperties lists different devices (%s, %s): the first is "
-                            "used; --gpu chooses", name, dname->valuestring, nm->valuestring);
+                            "used; %s chooses", name, dname->valuestring, nm->valuestring,
+                            vp_diag_hint_or(VP_HINT_OPT_GPU, "the caller"));
                     break;
                 }
             }
@@ -248,9 +249,11 @@ int vp_mfu_log_rates(const vp_trainlog *log, const char *path, long world_flag,
                 tok = vp_mfu_tokens_per_gpu((double)per_step, rec->time_s, world);
             } else if (!per_step) {
                 vp_error_set(err, VP_EXIT_USAGE,
-                             "%s:%ld: tokens per iteration unknown: give --tokens-per-step, or "
-                             "--global-batch and --seq-len",
-                             path, rec->line);
+                             "%s:%ld: tokens per iteration unknown: give %s, or %s and %s", path,
+                             rec->line,
+                             vp_diag_hint_or(VP_HINT_OPT_TOKENS_PER_STEP, "tokens_per_step"),
+                             vp_diag_hint_or(VP_HINT_OPT_GLOBAL_BATCH, "global_batch"),
+                             vp_diag_hint_or(VP_HINT_OPT_SEQ_LEN, "seq_len"));
                 rc = -1;
             } else {
                 need_world = 1;
@@ -258,8 +261,8 @@ int vp_mfu_log_rates(const vp_trainlog *log, const char *path, long world_flag,
         }
         if (need_world) {
             vp_error_set(err, VP_EXIT_USAGE,
-                         "%s: the log does not say how many GPUs ran the job: give --world-size",
-                         path);
+                         "%s: the log does not say how many GPUs ran the job: give %s", path,
+                         vp_diag_hint_or(VP_HINT_OPT_WORLD_SIZE, "world_flag"));
             rc = -1;
         }
         if (!isnan(rec->time_s))

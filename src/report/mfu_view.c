@@ -208,3 +208,23 @@ vp_table *vp_mfu_rate_table(const vp_mfu_rate *r, const vp_flops flops[2], int c
                                             : "selective (core attention)");
     return t;
 }
+
+size_t vp_mfu_tables(const vp_mfu_job *j, const vp_mfu_result *r, vp_table *out[4])
+{
+    size_t n = 0;
+    out[n++] = vp_mfu_model_table(&r->model, j->model_path);
+    vp_table *flops = out[n++] = vp_mfu_flops_table(r->flops, j->convs);
+    vp_table_add_note(flops, "%s", r->lengths_note);
+    if (j->convs == (VP_CONV_FULL | VP_CONV_CAUSAL))
+        vp_table_add_note(flops, "full: the whole s^2 per document (PaLM, nanoGPT, VeOmni); "
+                          "causal: s^2/2 (Megatron-LM since 2025-03)");
+    if (!r->has_rate)
+        return n;
+    if (r->has_log)
+        out[n++] = vp_mfu_log_table(&r->log, &r->log_rates, r->flops, j->convs, r->peak);
+    else if (r->steps.n)
+        out[n++] = vp_mfu_steps_table(&r->steps, r->first_out);
+    vp_mfu_rate rv = {r->step_time, r->tokens_per_gpu, r->peak, j->recompute, r->peak_note};
+    out[n++] = vp_mfu_rate_table(&rv, r->flops, j->convs, r->notes.data);
+    return n;
+}

@@ -67,6 +67,49 @@ END
 expect_stderr <<'END'
 END
 
+# 8192 tokens a step of 1 s on 8 GPUs: 1,024 tokens/s/GPU, 4.7 % causal
+case_ 'the tokens of a step are the sum of --seqlens when nothing else gives them'
+vp mfu --model llama-3-8b.json --seqlens lens.txt --step-time 1s --world-size 8 --peak-tflops 989 --convention causal -f md
+expect_status 0
+expect_stdout <<'END'
+### model
+
+| Parameters | Count |
+| --- | ---: |
+| total | 8,030,261,248 |
+| total without input embedding | 7,504,924,672 |
+| input embedding | 525,336,576 |
+| lm\_head | 525,336,576 |
+| attention | 1,342,177,280 |
+| MLP | 5,637,144,576 |
+| norms | 266,240 |
+| matmul weights per token (N) | 7,504,658,432 |
+
+- note: llama-3-8b.json: llama, 32 layers, hidden 4096, 32 heads (8 KV, head dim 128), untied embeddings
+
+### flops
+
+| Term | Causal GFLOP/token |
+| --- | ---: |
+| dense matmuls | 41.9 |
+| attention | 0.805 |
+| lm\_head | 3.15 |
+| total | 45.8 |
+
+- note: attention per document: 8 documents in lens.txt, 8192 tokens, mean length 1024.0
+
+### mfu
+
+| Convention | Step Time | Tokens/s/GPU | GFLOP/token | TFLOP/s/GPU | Peak TFLOP/s | MFU |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| causal | 1.00 s | 1,024 | 45.8 | 46.9 | 989 | 4.7% |
+
+- note: tokens per step: 8192 (the sum of --seqlens)
+- note: peak: 989 TFLOP/s per device (--peak-tflops)
+END
+expect_stderr <<'END'
+END
+
 # 7,615,616,512
 case_ 'Qwen2.5-7B: q/k/v biases, untied'
 vp mfu --model qwen2.5-7b.json --seq-len 4096 --convention causal -f csv

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "vprof/mfu.h"
+#include "vprof/mfu_job.h"
+#include "vprof/util.h"
 
 static void test_world_size(void **state)
 {
@@ -121,6 +123,81 @@ static void test_steps_used(void **state)
     assert_null(t.device);
 }
 
+
+#define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
+
+/* Llama-3-8B described by its values, no config file. */
+static vp_mfu_job llama_job(void)
+{
+    vp_mfu_job j = {.convs = VP_CONV_FULL | VP_CONV_CAUSAL};
+    static const int64_t v[] = {[VP_MF_HIDDEN] = 4096, [VP_MF_LAYERS] = 32, [VP_MF_HEADS] = 32,
+                                [VP_MF_KV_HEADS] = 8, [VP_MF_FFN] = 14336, [VP_MF_VOCAB] = 128256};
+    for (int f = 0; f <= VP_MF_VOCAB; f++)
+        if (v[f]) {
+            j.given.value[f] = v[f];
+            j.given.set |= 1u << f;
+        }
+    j.given.tied = j.given.plain_mlp = -1;
+    j.seq_len = 8192;
+    return j;
+}
+
+/* vp_mfu_compute from the values given (the CLI test mfu.t's "--step-time
+ * with --world-size" case): 1048576 tokens a step of 1.82 s on 64 GPUs. */
+static void test_compute_given(void **state)
+{
+    (void)state;
+    vp_mfu_job j = llama_job();
+    j.tokens_per_step = 1048576;
+    j.step_time = 1.82;
+    j.world_size = 64;
+    j.peak = 989;
+    vp_mfu_result r;
+    vp_error err = {0};
+    assert_int_equal(vp_mfu_compute(&j, &r, &err), 0);
+    assert_true(r.has_rate);
+    assert_int_equal(r.steps.n, 0);
+    assert_near(r.flops[0].total, 57.91285248e9, 1);
+    assert_near(r.flops[1].total, 51.470401536e9, 1);
+    assert_near(r.tokens_per_gpu, 1048576 / 1.82 / 64, 1e-9);
+    assert_near(vp_mfu_pct(r.tokens_per_gpu, r.flops[1].total, r.peak), 46.85002382058822,
+                        1e-9);
+    /* no front end installed: the notes name the job's fields */
+    assert_string_equal(r.notes.data, "tokens per step: 1048576 (tokens_per_step)\n");
+    assert_string_equal(r.peak_note, "peak: 989 TFLOP/s per device (peak)");
+    vp_mfu_result_free(&r);
+}
+
+/* The job's contradictions and gaps, named by field without a front end. */
+static void test_compute_refuses(void **state)
+{
+    (void)state;
+    vp_mfu_job j = llama_job();
+    j.seqlens_path = "lens.txt";
+    vp_mfu_result r;
+    vp_error err = {0};
+    assert_int_equal(vp_mfu_compute(&j, &r, &err), -1);
+    assert_int_equal(err.status, 2);
+    assert_string_equal(err.msg, "seq_len or seqlens_path, not both");
+    vp_mfu_result_free(&r);
+
+    j = llama_job();
+    j.step_time = 1.82;
+    j.tokens_per_step = 1048576;
+    j.peak = 989;
+    err = (vp_error){0};
+    assert_int_equal(vp_mfu_compute(&j, &r, &err), -1);
+    assert_string_equal(err.msg, "the number of GPUs is not known: give world_size");
+    vp_mfu_result_free(&r);
+
+    /* the model alone: no rate, no error */
+    j = llama_job();
+    err = (vp_error){0};
+    assert_int_equal(vp_mfu_compute(&j, &r, &err), 0);
+    assert_false(r.has_rate);
+    vp_mfu_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +205,8 @@ int main(void)
         cmocka_unit_test(test_step_times),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_steps_used),
+        cmocka_unit_test(test_compute_given),
+        cmocka_unit_test(test_compute_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
