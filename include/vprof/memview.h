@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "vprof/memascend.h"
+#include "vprof/memdoc.h"
 #include "vprof/memevents.h"
 #include "vprof/memsnap.h"
 #include "vprof/memtimeline.h"
@@ -36,5 +37,9 @@ int vp_memview_plot_snapshot(FILE *out, const vp_memsnap *s, const char *title);
 int vp_memview_plot_trace(FILE *out, const vp_memevents *m, const char *title);
 int vp_memview_plot_ascend(FILE *out, const vp_asc_rankmem *in, size_t nin, const char *title);
 int vp_memview_plot_memtimeline(FILE *out, const vp_memtimeline *tl, const char *title);
+
+/* The tables, or the chart, of any input vp_memdoc_read read. */
+size_t vp_memview_doc(const vp_memdoc *d, const vp_memview_opts *o, vp_table **tables);
+int vp_memview_plot_doc(FILE *out, const vp_memdoc *d, const char *title);
 
 #endif

@@ -327,5 +327,8 @@ vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, in
     for (size_t i = 0; i < m->ndevices; i++)
         m->devices[i].peak_op = ops[i].name;
     free(ops);
+    if (m->bad)
+        vp_warn("%s: %llu [memory] events without Device Type, Device Id, Bytes and the totals "
+                "were skipped", topts->name ? topts->name : file, (unsigned long long)m->bad);
     return m;
 }

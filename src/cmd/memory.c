@@ -1,20 +1,17 @@
 /* vprof memory: CUDA memory snapshots, traces' [memory] events, memory
- * timelines and Ascend memory files: the input told from its content,
- * read by the library (vprof/memsnap.h, memevents.h, memtimeline.h,
- * memascend.h), shown by the memory views (vprof/memview.h). */
+ * timelines and Ascend memory files: the input told from its content and
+ * read by the library (vprof/memdoc.h), shown by the memory views
+ * (vprof/memview.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
 #include "cmd/scale.h"
 #include "vprof/error.h"
 #include "vprof/memview.h"
-#include "vprof/trace.h"
 #include "vprof/util.h"
 
 const char cmd_memory_usage[] =
@@ -109,23 +106,18 @@ static int wants_stacks(const mem_opts *o)
 
 #define NEEDS_SNAPSHOT "--by site, --stack, --all-frames and --leaks need a snapshot"
 
-enum { PLOT_SNAPSHOT, PLOT_TRACE, PLOT_ASCEND, PLOT_TIMELINE };
-
-/* The chart of what (n: Ascend ranks) into path; an exit status. */
-static int write_plot(const char *path, const char *input, int kind, const void *what, size_t n)
+/* The chart of d into path; an exit status. */
+static int write_plot(const char *path, const vp_memdoc *d)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "vprof: cannot write %s: %s\n", path, strerror(errno));
         return VP_EXIT_INPUT;
     }
-    const char *base = strrchr(input, '/');
+    const char *base = strrchr(d->name, '/');
     char title[512];
-    snprintf(title, sizeof title, "vprof memory: %s", base ? base + 1 : input);
-    int rc = kind == PLOT_SNAPSHOT ? vp_memview_plot_snapshot(f, what, title)
-           : kind == PLOT_TRACE    ? vp_memview_plot_trace(f, what, title)
-           : kind == PLOT_ASCEND   ? vp_memview_plot_ascend(f, what, n, title)
-                                   : vp_memview_plot_memtimeline(f, what, title);
+    snprintf(title, sizeof title, "vprof memory: %s", base ? base + 1 : d->name);
+    int rc = vp_memview_plot_doc(f, d, title);
     if (fclose(f) != 0)
         rc = -1;
     if (rc != 0) {
@@ -135,120 +127,43 @@ static int write_plot(const char *path, const char *input, int kind, const void 
     return VP_EXIT_OK;
 }
 
-/* tables[0..nt) written unless rc already failed, and freed. */
-static int emit(const mem_opts *o, int rc, vp_table **tables, size_t nt)
+/* The chart (--plot) and the tables of what d holds. */
+static int emit(const mem_opts *o, const vp_memdoc *d)
 {
-    if (rc == VP_EXIT_OK)
-        rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/1");
+    int rc = VP_EXIT_OK;
+    if (o->plot && d->kind == VP_MEMDOC_ASCEND) {
+        int any = 0;
+        for (size_t r = 0; r < d->nranks; r++)
+            any |= d->ranks[r].has_rec;
+        if (!any) {
+            fprintf(stderr, "vprof: memory: --plot needs memory_record.csv\n");
+            return VP_EXIT_INPUT;
+        }
+    }
+    if (o->plot && (rc = write_plot(o->plot, d)) != VP_EXIT_OK)
+        return rc;
+    vp_table *tables[5];
+    size_t nt = vp_memview_doc(d, &o->v, tables);
+    rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/1");
     for (size_t i = 0; i < nt; i++)
         vp_table_free(tables[i]);
     return rc;
 }
 
-/* A trace's [memory] events; NULL after printing the error. */
-static vp_memevents *trace_peaks(const mem_opts *o, const char *file, const char *path)
+/* An input vp_memdoc_open told, read; an exit status after printing
+ * what failed. */
+static int read_doc(const mem_opts *o, vp_memdoc *d)
 {
+    vp_memdoc_read_opts ro = {o->common.partial, o->v.timeline || o->plot, !o->v.timeline,
+                              o->v.device};
     vp_error err = {0};
-    vp_trace_opts topts = {.partial = o->common.partial, .progress = 1, .name = path};
-    vp_memevents *m =
-        vp_memevents_read(file, &topts, o->v.timeline || o->plot, !o->v.timeline, &err);
-    if (!m) {
+    if (vp_memdoc_read(d, &ro, &err) == 0)
+        return VP_EXIT_OK;
+    if (err.status == VP_EXIT_USAGE)
+        fprintf(stderr, "vprof: memory: %s\n", err.msg);
+    else
         vp_error_print(&err);
-        return NULL;
-    }
-    if (m->bad)
-        vp_warn("%s: %llu [memory] events without Device Type, Device Id, Bytes and the totals "
-                "were skipped", path, (unsigned long long)m->bad);
-    return m;
-}
-
-/* The tables (and the plot) of a trace's, or several traces', memory
- * events; m is finished. */
-static int emit_trace(const mem_opts *o, const vp_memevents *m, const char *path)
-{
-    int rc = o->plot ? write_plot(o->plot, path, PLOT_TRACE, m, 0) : VP_EXIT_OK;
-    vp_table *tables[5];
-    return emit(o, rc, tables, vp_memview_trace(m, &o->v, tables));
-}
-
-static int report_trace(const mem_opts *o, const char *file, const char *path)
-{
-    vp_memevents *m = trace_peaks(o, file, path);
-    if (!m)
-        return VP_EXIT_INPUT;
-    int rc = emit_trace(o, m, path);
-    vp_memevents_free(m);
-    return rc;
-}
-
-/* An Ascend directory (every rank's memory files) or one of the files. */
-static int report_ascend(const mem_opts *o, const char *path, int is_dir, vp_asc_file kind)
-{
-    vp_asc_rankmem *in;
-    size_t nin;
-    vp_error err = {0};
-    if (vp_asc_rankmem_load(path, is_dir, kind, &in, &nin, &err) != 0) {
-        vp_error_print(&err);
-        return VP_EXIT_INPUT;
-    }
-    int rc = VP_EXIT_OK;
-    if (o->plot) {
-        int any = 0;
-        for (size_t r = 0; r < nin; r++)
-            any |= in[r].has_rec;
-        if (!any) {
-            fprintf(stderr, "vprof: memory: --plot needs memory_record.csv\n");
-            rc = VP_EXIT_INPUT;
-        } else {
-            rc = write_plot(o->plot, path, PLOT_ASCEND, in, nin);
-        }
-    }
-    vp_table *tables[5];
-    size_t nt = rc == VP_EXIT_OK ? vp_memview_ascend(in, nin, &o->v, tables) : 0;
-    rc = emit(o, rc, tables, nt);
-    vp_asc_rankmem_free(in, nin);
-    return rc;
-}
-
-static int report_timeline(const mem_opts *o, const char *data, size_t len, const char *path)
-{
-    vp_error err = {0};
-    vp_memtimeline tl;
-    if (vp_memtimeline_parse(data, len, path, &tl, &err) != 0) {
-        vp_error_print(&err);
-        return VP_EXIT_INPUT;
-    }
-    int rc = o->plot ? write_plot(o->plot, path, PLOT_TIMELINE, &tl, 0) : VP_EXIT_OK;
-    vp_table *t = vp_memview_memtimeline(&tl, &o->v);
-    rc = emit(o, rc, &t, 1);
-    vp_memtimeline_free(&tl);
-    return rc;
-}
-
-/* The snapshot path: data holds the decompressed pickle when the file was
- * gzip, else the file is read directly. */
-static int report_snapshot(const mem_opts *o, const char *file, const vp_buf *data,
-                           const char *path)
-{
-    vp_error err = {0};
-    vp_memsnap *s = data ? vp_memsnap_load_mem(data->data, data->len, path, &err)
-                         : vp_memsnap_load(file, &err);
-    if (!s) {
-        vp_error_print(&err);
-        return err.status ? err.status : VP_EXIT_INPUT;
-    }
-    if (o->v.device >= 0 && !vp_memsnap_device(s, o->v.device)) {
-        fprintf(stderr, "vprof: memory: %s has no device %d (it has %zu device%s with data)\n", path,
-                o->v.device, s->ndevices, s->ndevices == 1 ? "" : "s");
-        vp_memsnap_free(s);
-        return VP_EXIT_USAGE;
-    }
-    int rc = o->plot ? write_plot(o->plot, path, PLOT_SNAPSHOT, s, 0) : VP_EXIT_OK;
-    vp_table *tables[5];
-    size_t nt = rc == VP_EXIT_OK ? vp_memview_snapshot(s, &o->v, tables) : 0;
-    rc = emit(o, rc, tables, nt);
-    vp_memsnap_free(s);
-    return rc;
+    return err.status;
 }
 
 /* ---- several traces: partial results (cmd/scale.h, docs/partials.md) ---- */
@@ -262,25 +177,19 @@ static int mem_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
 {
     const mem_parts *c = ctx;
     vp_error err = {0};
-    vp_mem_input kind;
-    vp_buf whole = {0};
-    int gz;
+    vp_memdoc d;
+    int rc = VP_EXIT_INPUT;
     (void)i;
-    if (vp_mem_sniff(input, 0, &kind, &whole, &gz, &err) != 0) {
+    if (vp_memdoc_open(input, &d, &err) != 0)
         vp_error_print(&err);
-        return VP_EXIT_INPUT;
-    }
-    vp_buf_free(&whole);
-    if (kind != VP_MEM_TRACE)
-        return vp_usage_error("memory", "%s is a %s: only traces are read several at a time "
-                                        "(a snapshot or a memory timeline is read alone)",
-                              input, kind == VP_MEM_SNAPSHOT ? "snapshot" : "memory timeline");
-    vp_memevents *m = trace_peaks(c->o, input, input);
-    if (!m)
-        return VP_EXIT_INPUT;
-    vp_memevents_save(m, out);
-    vp_memevents_free(m);
-    return VP_EXIT_OK;
+    else if (d.kind != VP_MEMDOC_TRACE)
+        rc = vp_usage_error("memory", "%s is %s: only traces are read several at a time (a "
+                            "snapshot or a memory timeline is read alone)", input,
+                            vp_memdoc_kind_name(d.kind));
+    else if ((rc = read_doc(c->o, &d)) == VP_EXIT_OK)
+        vp_memevents_save(d.events, out);
+    vp_memdoc_free(&d);
+    return rc;
 }
 
 static int mem_merge(void *ctx, const void *p, size_t n, vp_error *err)
@@ -300,9 +209,7 @@ static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
     for (size_t i = 0; i < n && !vp_reducing; i++) {
         if (strcmp(inputs[i], "-") == 0)
             return vp_usage_error("memory", "standard input is read alone, not among several inputs");
-        asc_arg aa = asc_arg_of(inputs[i]);
-        if (aa.is_dir || aa.kind == VP_ASC_MEMORY_RECORD || aa.kind == VP_ASC_OPERATOR_MEMORY ||
-            aa.kind == VP_ASC_MODULE_MEM)
+        if (vp_memdoc_is_ascend(inputs[i]))
             return vp_usage_error("memory", "%s is an Ascend profile: only traces are read several "
                                             "at a time", inputs[i]);
     }
@@ -311,7 +218,8 @@ static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
     int rc = vp_parts_run(&o->common, &parts, inputs, n);
     if (rc == VP_EXIT_OK) {
         vp_memevents_finish(c.m);
-        rc = emit_trace(o, c.m, inputs[0]);
+        vp_memdoc d = {.kind = VP_MEMDOC_TRACE, .path = inputs[0], .name = inputs[0], .events = c.m};
+        rc = emit(o, &d);
     } else if (rc == VP_PARTS_DONE) {
         rc = VP_EXIT_OK;
     }
@@ -395,45 +303,18 @@ int cmd_memory(int argc, char **argv)
         return report_traces(&o, argv + optind, (size_t)(argc - optind));
     }
     const char *path = argv[optind];
-
     vp_error err = {0};
-    char *spooled = NULL;
-    asc_arg aa = asc_arg_of(path);
-    if (aa.is_dir || aa.kind == VP_ASC_MEMORY_RECORD || aa.kind == VP_ASC_OPERATOR_MEMORY ||
-        aa.kind == VP_ASC_MODULE_MEM) {
-        if (wants_stacks(&o))
-            return vp_usage_error("memory", "%s: %s is an Ascend profile, which has no stacks",
-                                  NEEDS_SNAPSHOT, path);
-        return report_ascend(&o, path, aa.is_dir, aa.kind);
-    }
-    if (strcmp(path, "-") == 0) {
-        if (!(spooled = vp_mem_spool_stdin(&err))) {
-            vp_error_print(&err);
-            return VP_EXIT_INPUT;
-        }
-    }
-    const char *name = spooled ? "standard input" : path;
-    vp_mem_input kind;
-    vp_buf whole = {0};
-    int gz = 0, rc;
-    if (vp_mem_sniff(spooled ? spooled : path, spooled != NULL, &kind, &whole, &gz, &err) != 0) {
+    vp_memdoc d;
+    int rc;
+    if (vp_memdoc_open(path, &d, &err) != 0) {
         vp_error_print(&err);
         rc = VP_EXIT_INPUT;
-    } else if (kind != VP_MEM_SNAPSHOT && wants_stacks(&o)) {
-        rc = vp_usage_error("memory", "%s: %s is a %s, which has no stacks", NEEDS_SNAPSHOT, path,
-                            kind == VP_MEM_TRACE ? "trace" : "memory timeline");
-    } else if (kind == VP_MEM_TRACE) {
-        rc = report_trace(&o, spooled ? spooled : path, name);
-    } else if (kind == VP_MEM_TIMELINE) {
-        rc = report_timeline(&o, whole.data, whole.len, name);
-    } else {
-        rc = report_snapshot(&o, path, gz || spooled ? &whole : NULL, name);
+    } else if (d.kind != VP_MEMDOC_SNAPSHOT && wants_stacks(&o)) {
+        rc = vp_usage_error("memory", "%s: %s is %s, which has no stacks", NEEDS_SNAPSHOT, path,
+                            vp_memdoc_kind_name(d.kind));
+    } else if ((rc = read_doc(&o, &d)) == VP_EXIT_OK) {
+        rc = emit(&o, &d);
     }
-    vp_buf_free(&whole);
-    if (spooled) {
-        unlink(spooled);
-        free(spooled);
-    }
+    vp_memdoc_free(&d);
     return rc;
 }
-

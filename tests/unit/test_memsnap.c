@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "vprof/memdoc.h"
 #include "vprof/memsnap.h"
 #include "vprof/util.h"
 
@@ -318,6 +319,38 @@ static void test_small_fixture(void **state)
     vp_memsnap_free(s);
 }
 
+/* vprof memory's one input (vprof/memdoc.h): the bundled snapshot told
+ * from its content and read; a device it lacks refused with status 2. */
+static void test_memdoc_snapshot(void **state)
+{
+    (void)state;
+    const char *dir = getenv("VPROF_TEST_DATA");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/memsnap/t24_cs336_small_from_start.pickle",
+             dir ? dir : "tests/data");
+    vp_memdoc d;
+    vp_error err = {0};
+    assert_int_equal(vp_memdoc_is_ascend(path), 0);
+    assert_int_equal(vp_memdoc_open(path, &d, &err), 0);
+    assert_int_equal(d.kind, VP_MEMDOC_SNAPSHOT);
+    assert_string_equal(vp_memdoc_kind_name(d.kind), "a snapshot");
+    vp_memdoc_read_opts ro = {.device = 0};
+    assert_int_equal(vp_memdoc_read(&d, &ro, &err), 0);
+    vp_ms_stats st;
+    vp_ms_device_stats(d.snap, vp_memsnap_device(d.snap, 0), &st);
+    assert_int_equal(st.peak_active, 3249143816);
+    vp_memdoc_free(&d);
+
+    assert_int_equal(vp_memdoc_open(path, &d, &err), 0);
+    ro.device = 3;
+    assert_int_equal(vp_memdoc_read(&d, &ro, &err), -1);
+    assert_int_equal(err.status, 2);
+    char want[4200];
+    snprintf(want, sizeof want, "%s has no device 3 (it has 1 device with data)", path);
+    assert_string_equal(err.msg, want);
+    vp_memdoc_free(&d);
+}
+
 /* ---- every fixture against expected.json ---- */
 
 static int64_t jint(const cJSON *o, const char *k)
@@ -446,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_sites),
         cmocka_unit_test(test_not_a_snapshot),
         cmocka_unit_test(test_small_fixture),
+        cmocka_unit_test(test_memdoc_snapshot),
         cmocka_unit_test(test_expected_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
