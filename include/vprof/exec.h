@@ -60,4 +60,15 @@ typedef struct vp_pool {
  * be started or polled. */
 int vp_pool_run(const vp_pool *p, long jobs, size_t first, size_t last, vp_error *err);
 
+/* The operands of a job shared among processes (--mpi), globs among them
+ * expanded by each process itself: an operand that names no file and
+ * holds a wildcard (quoted on the mpirun line: the files may be on a disk
+ * only the compute nodes see) stands for its matches, in glob order.
+ * local (--local): what this node has; a file named that it lacks, or a
+ * glob matching nothing, is another node's and left out.  Returns the list
+ * (free with vp_operands_free; *nout entries), or NULL with err set (status
+ * 3) when a glob matches nothing and local is 0. */
+char **vp_operands_expand(char *const *inputs, size_t n, int local, size_t *nout, vp_error *err);
+void vp_operands_free(char **list, size_t n);
+
 #endif

@@ -15,7 +15,6 @@
 #define VPROF_HAVE_MPI 0
 #endif
 #if VPROF_HAVE_MPI
-#include <glob.h>
 #include <mpi.h>
 #endif
 
@@ -150,61 +149,19 @@ static int save_merged(const sink *k, size_t inputs)
 static int run_mpi_share(sink *k, char *const *inputs, size_t n);
 static int run_mpi_local(sink *k, char *const *inputs, size_t n);
 
-/* Operands that name no file and hold a wildcard are globs each process
- * expands itself (quoted on the mpirun line: the files may be on a disk
- * only the compute nodes see); every process must see the same list. */
+/* The operands, globs expanded by this process (vprof/exec.h). */
 char **vp_mpi_expand(const char *cmd, int local, char *const *inputs, size_t n, size_t *nout)
 {
-    glob_t g;
-    memset(&g, 0, sizeof g);
-    int flags = 0;
-    size_t *end = vp_calloc(n ? n : 1, sizeof *end);   /* of each operand's matches */
-    for (size_t i = 0; i < n; i++) {
-        end[i] = g.gl_pathc;
-        if (access(inputs[i], F_OK) == 0 || !strpbrk(inputs[i], "*?["))
-            continue;
-        size_t before = g.gl_pathc;
-        int gr = glob(inputs[i], flags, NULL, &g);
-        if (local && (gr == GLOB_NOMATCH || (gr == 0 && g.gl_pathc == before))) {
-            /* --local: this node may have none of them */
-            end[i] = g.gl_pathc;
-            continue;
-        }
-        if (gr != 0 || g.gl_pathc == before) {
-            fprintf(stderr, "vprof: %s: %s: no file matches\n", cmd, inputs[i]);
-            free(end);
-            if (flags)
-                globfree(&g);
-            return NULL;
-        }
-        flags = GLOB_APPEND;
-        end[i] = g.gl_pathc;
-    }
-    /* gl_pathv moves while glob appends: the list is built after */
-    char **list = vp_calloc(n + g.gl_pathc + 1, sizeof *list);
-    size_t nl = 0, at = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (end[i] == at) {
-            /* --local: a file named that this node does not have is
-             * another node's (and a glob that matched nothing here) */
-            if (!local || access(inputs[i], F_OK) == 0)
-                list[nl++] = vp_strdup(inputs[i]);
-        }
-        for (; at < end[i]; at++)
-            list[nl++] = vp_strdup(g.gl_pathv[at]);
-    }
-    free(end);
-    if (flags)
-        globfree(&g);
-    *nout = nl;
+    vp_error err = {0};
+    char **list = vp_operands_expand(inputs, n, local, nout, &err);
+    if (!list)
+        fprintf(stderr, "vprof: %s: %s\n", cmd, err.msg);
     return list;
 }
 
 void vp_mpi_list_free(char **list, size_t n)
 {
-    for (size_t i = 0; list && i < n; i++)
-        free(list[i]);
-    free(list);
+    vp_operands_free(list, n);
 }
 
 static int run_mpi(sink *k, char *const *inputs, size_t n)

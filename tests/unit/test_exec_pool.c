@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "tmppath.h"
 #include "vprof/exec.h"
 #include "vprof/util.h"
 
@@ -122,6 +123,57 @@ static void test_dead_workers(void **state)
     vp_buf_free(&k.log);
 }
 
+/* --mpi's operands: globs expanded in place, in glob order, a file named
+ * kept as is; a glob matching nothing refused, except with local. */
+static void test_operands_expand(void **state)
+{
+    (void)state;
+    char dir[512], path[700];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-operands")));
+    static const char *const files[] = {"r1.json", "r0.json", "x.txt"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    char glob1[600], named[600], none[600], absent[600];
+    snprintf(glob1, sizeof glob1, "%s/r*.json", dir);
+    snprintf(named, sizeof named, "%s/x.txt", dir);
+    snprintf(none, sizeof none, "%s/q*.json", dir);
+    snprintf(absent, sizeof absent, "%s/gone.json", dir);
+    char *in[] = {named, glob1, absent};
+    size_t n = 0;
+    vp_error err = {0};
+    char **list = vp_operands_expand(in, 3, 0, &n, &err);
+    assert_non_null(list);
+    assert_int_equal(n, 4);
+    assert_string_equal(list[0], named);
+    snprintf(path, sizeof path, "%s/r0.json", dir);
+    assert_string_equal(list[1], path);
+    snprintf(path, sizeof path, "%s/r1.json", dir);
+    assert_string_equal(list[2], path);
+    assert_string_equal(list[3], absent);   /* no wildcard: its reader says it is missing */
+    vp_operands_free(list, n);
+
+    /* local: what this node lacks is another node's */
+    char *in2[] = {none, absent, named};
+    list = vp_operands_expand(in2, 3, 1, &n, &err);
+    assert_int_equal(n, 1);
+    assert_string_equal(list[0], named);
+    vp_operands_free(list, n);
+
+    assert_null(vp_operands_expand(in2, 3, 0, &n, &err));
+    assert_int_equal(err.status, 3);
+    snprintf(path, sizeof path, "%s: no file matches", none);
+    assert_string_equal(err.msg, path);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_one_job_here),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_dead_workers),
+        cmocka_unit_test(test_operands_expand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
