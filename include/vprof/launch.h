@@ -32,6 +32,10 @@ char *vp_launch_output_dir(const char *dir, int create, vp_error *err);
  * Malloc'ed, or NULL. */
 char *vp_launch_find_shim(const char *build_dir, const char *install_libdir);
 
+/* Why vp_launch_find_shim found none, into err (status 2): VPROF_CUPTI_LIB
+ * is no file, this build has no CUPTI (have_cupti 0), or it is nowhere. */
+void vp_launch_shim_missing(int have_cupti, vp_error *err);
+
 /* The NAME=VALUE lines that inject shim into a CUDA process recording
  * what c says. */
 void vp_launch_shim_env(const vp_cap_config *c, const char *shim, vp_buf *out);
@@ -39,6 +43,18 @@ void vp_launch_shim_env(const vp_cap_config *c, const char *shim, vp_buf *out);
 /* The traces a run wrote: vprof_rank*_*.pt.trace.json[.gz] in dir,
  * modified since `since`, sorted by name, appended to out. */
 void vp_launch_find_traces(const char *dir, const struct timespec *since, vp_argv *out);
+
+/* What a run says as it goes: a line, error 1 for a failure to show
+ * always, 0 for progress a quiet front end leaves out. */
+typedef void (*vp_launch_say)(void *ctx, int error, const char *line);
+
+/* Runs msprof's collection command (vp_msprof_collect_argv) and exports
+ * each PROF_* directory it wrote in dir that is not exported yet
+ * (vp_msprof_export_argv), saying each export command before it runs and
+ * each run that failed.  *profs: the PROF_* directories written, newest
+ * name last.  Returns the collection's wait status (vp_launch_run's). */
+int vp_launch_msprof(char *const *collect, const char *msprof, const char *dir, vp_argv *profs,
+                     vp_launch_say say, void *ctx);
 
 /* Runs cmd as vp_launch_run does and appends the traces it wrote in dir
  * to traces (vp_launch_find_traces since just before it started).

@@ -271,6 +271,56 @@ int vp_launch_record(char *const *cmd, const char *env, const char *dir, vp_argv
     return status;
 }
 
+void vp_launch_shim_missing(int have_cupti, vp_error *err)
+{
+    const char *env = getenv("VPROF_CUPTI_LIB");
+    if (env && *env)
+        vp_error_set(err, VP_EXIT_USAGE, "VPROF_CUPTI_LIB=%s is not a file", env);
+    else if (!have_cupti)
+        vp_error_set(err, VP_EXIT_USAGE, "this vprof was built without CUDA, so without " SHIM_NAME
+                     " (rebuild where the CUDA toolkit and CUPTI are installed, or set "
+                     "VPROF_CUPTI_LIB)");
+    else
+        vp_error_set(err, VP_EXIT_USAGE, SHIM_NAME " not found beside vprof, in ../lib or in the "
+                     "build directory (set VPROF_CUPTI_LIB)");
+}
+
+/* vp_launch_run, saying what failed. */
+static int run_saying(char *const *argv, vp_launch_say say, void *ctx)
+{
+    vp_error err = {0};
+    int status = vp_launch_run(argv, NULL, "msprof", &err);
+    if (err.status)
+        say(ctx, 1, err.msg);
+    return status;
+}
+
+int vp_launch_msprof(char *const *collect, const char *msprof, const char *dir, vp_argv *profs,
+                     vp_launch_say say, void *ctx)
+{
+    time_t start = time(NULL);
+    int status = run_saying(collect, say, ctx);
+    vp_msprof_find_results(dir, (long long)start - 1, profs);
+    for (size_t i = 0; i < profs->n; i++) {
+        if (vp_msprof_exported(profs->v[i]))
+            continue;
+        vp_argv exp = {0};
+        vp_msprof_export_argv(msprof, profs->v[i], &exp);
+        vp_buf line = {0};
+        vp_buf_printf(&line, "exporting: ");
+        vp_shell_join(exp.v, exp.n, &line);
+        say(ctx, 0, line.data);
+        if (run_saying(exp.v, say, ctx) != 0) {
+            line.len = 0;
+            vp_buf_printf(&line, "msprof --export failed for %s", profs->v[i]);
+            say(ctx, 0, line.data);
+        }
+        vp_buf_free(&line);
+        vp_argv_free(&exp);
+    }
+    return status;
+}
+
 void vp_launch_env_lines(const char *env, vp_buf *out)
 {
     for (const char *p = env; *p;) {

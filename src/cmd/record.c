@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
@@ -23,8 +22,6 @@
 #ifndef VPROF_INSTALL_LIBDIR
 #define VPROF_INSTALL_LIBDIR ""
 #endif
-
-#define SHIM_NAME "libvprof-cupti.so"
 
 const char cmd_record_usage[] =
     "usage: vprof record [options] [--] COMMAND [ARG...]\n"
@@ -107,14 +104,13 @@ typedef struct record {
     vp_argv msprof_args;
 } record;
 
-/* The library's launch steps, saying what failed as record always did. */
-static int run_child(char *const *argv, const char *env, const char *what)
+/* What the library says, as record always said it: failures always,
+ * progress unless -q. */
+static void say(void *ctx, int error, const char *line)
 {
-    vp_error err = {0};
-    int status = vp_launch_run(argv, env, what, &err);
-    if (err.status)
-        fprintf(stderr, "vprof: record: %s\n", err.msg);
-    return status;
+    (void)ctx;
+    if (error || !vp_quiet)
+        fprintf(stderr, "vprof: record: %s\n", line);
 }
 
 static char *output_dir(const char *dir, int create)
@@ -122,7 +118,7 @@ static char *output_dir(const char *dir, int create)
     vp_error err = {0};
     char *abs = vp_launch_output_dir(dir, create, &err);
     if (!abs)
-        fprintf(stderr, "vprof: record: %s\n", err.msg);
+        say(NULL, 1, err.msg);
     return abs;
 }
 
@@ -147,20 +143,21 @@ static int summarize(char *const *files, size_t n)
 
 /* ---- backends ---- */
 
+static void print_argv(FILE *out, char *const *argv, size_t n)
+{
+    vp_buf line = {0};
+    vp_shell_join(argv, n, &line);
+    fprintf(out, "%s\n", line.data);
+    vp_buf_free(&line);
+}
+
 static int record_cupti(record *r, char **cmd, int ncmd)
 {
     char *shim = vp_launch_find_shim(VPROF_BUILD_DIR, VPROF_INSTALL_LIBDIR);
     if (!shim) {
-        const char *env = getenv("VPROF_CUPTI_LIB");
-        if (env && *env)
-            fprintf(stderr, "vprof: record: VPROF_CUPTI_LIB=%s is not a file\n", env);
-        else if (!VPROF_HAVE_CUPTI)
-            fprintf(stderr, "vprof: record: this vprof was built without CUDA, so without " SHIM_NAME
-                            " (rebuild where the CUDA toolkit and CUPTI are installed, or set "
-                            "VPROF_CUPTI_LIB)\n");
-        else
-            fprintf(stderr, "vprof: record: " SHIM_NAME " not found beside vprof, in ../lib or in "
-                            "the build directory (set VPROF_CUPTI_LIB)\n");
+        vp_error err = {0};
+        vp_launch_shim_missing(VPROF_HAVE_CUPTI, &err);
+        say(NULL, 1, err.msg);
         return VP_EXIT_USAGE;
     }
     int run = !r->print_env && !r->dry_run;
@@ -179,12 +176,8 @@ static int record_cupti(record *r, char **cmd, int ncmd)
         vp_launch_env_lines(env.data, &lines);
         fwrite(lines.data, 1, lines.len, stdout);
         vp_buf_free(&lines);
-        if (r->dry_run && ncmd > 0) {
-            vp_buf line = {0};
-            vp_shell_join(cmd, (size_t)ncmd, &line);
-            printf("%s\n", line.data);
-            vp_buf_free(&line);
-        }
+        if (r->dry_run && ncmd > 0)
+            print_argv(stdout, cmd, (size_t)ncmd);
         vp_buf_free(&env);
         return VP_EXIT_OK;
     }
@@ -192,7 +185,7 @@ static int record_cupti(record *r, char **cmd, int ncmd)
     vp_error err = {0};
     int status = vp_launch_record(cmd, env.data, r->cfg.output_dir, &traces, &err);
     if (err.status)
-        fprintf(stderr, "vprof: record: %s\n", err.msg);
+        say(NULL, 1, err.msg);
     vp_buf_free(&env);
     if (!vp_quiet) {
         if (traces.n == 0)
@@ -208,14 +201,6 @@ static int record_cupti(record *r, char **cmd, int ncmd)
         summarize(traces.v, traces.n);
     vp_argv_free(&traces);
     return vp_launch_exit_like(status);
-}
-
-static void print_argv(FILE *out, const vp_argv *a)
-{
-    vp_buf line = {0};
-    vp_shell_join(a->v, a->n, &line);
-    fprintf(out, "%s\n", line.data);
-    vp_buf_free(&line);
 }
 
 static int record_ascend(record *r, char **cmd, int ncmd)
@@ -240,7 +225,7 @@ static int record_ascend(record *r, char **cmd, int ncmd)
     vp_msprof_collect_argv(&r->ms, msprof ? msprof : "msprof", cmd, (size_t)ncmd, &collect);
     int rc = VP_EXIT_OK;
     if (r->dry_run) {
-        print_argv(stdout, &collect);
+        print_argv(stdout, collect.v, collect.n);
         printf("# then, for each new %s/PROF_* without mindstudio_profiler_output/:\n", dir);
         printf("%s --export=on --output=%s/PROF_...\n", msprof ? msprof : "msprof", dir);
         goto out;
@@ -250,28 +235,12 @@ static int record_ascend(record *r, char **cmd, int ncmd)
                 "vprof: record: msprof not found on PATH: load the CANN toolkit's environment first,\n"
                 "  e.g. source /usr/local/Ascend/ascend-toolkit/set_env.sh (or $ASCEND_TOOLKIT_HOME/set_env.sh)\n"
                 "The command would be:\n  ");
-        print_argv(stderr, &collect);
+        print_argv(stderr, collect.v, collect.n);
         rc = VP_EXIT_USAGE;
         goto out;
     }
-    time_t start = time(NULL);
-    int status = run_child(collect.v, NULL, "msprof");
     vp_argv profs = {0};
-    vp_msprof_find_results(dir, (long long)start - 1, &profs);
-    for (size_t i = 0; i < profs.n; i++) {
-        if (vp_msprof_exported(profs.v[i]))
-            continue;
-        vp_argv exp = {0};
-        vp_msprof_export_argv(msprof, profs.v[i], &exp);
-        if (!vp_quiet) {
-            fprintf(stderr, "vprof: record: exporting: ");
-            print_argv(stderr, &exp);
-        }
-        int es = run_child(exp.v, NULL, "msprof");
-        if (es != 0 && !vp_quiet)
-            fprintf(stderr, "vprof: record: msprof --export failed for %s\n", profs.v[i]);
-        vp_argv_free(&exp);
-    }
+    int status = vp_launch_msprof(collect.v, msprof, dir, &profs, say, NULL);
     if (!vp_quiet) {
         if (profs.n == 0) {
             fprintf(stderr, "vprof: record: msprof wrote no PROF_* directory in %s\n", dir);
@@ -336,6 +305,7 @@ int cmd_record(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
         const char *arg = optarg;
         int bad = 0;
+        ascend_opt |= c >= OPT_LEVEL && c <= OPT_MSPROF_ARG;   /* the msprof options */
         switch (c) {
         case 'o':
             free(r.cfg.output_dir);
@@ -382,28 +352,12 @@ int cmd_record(int argc, char **argv)
                 goto done;
             }
             r.ms.level = arg[0] - '0';
-            ascend_opt = 1;
             break;
-        case OPT_AIC_METRICS:
-            r.ms.aic_metrics = arg;
-            ascend_opt = 1;
-            break;
-        case OPT_TASK_TIME:
-            r.ms.task_time = arg;
-            ascend_opt = 1;
-            break;
-        case OPT_CPU:
-            r.ms.cpu = 1;
-            ascend_opt = 1;
-            break;
-        case OPT_MEMORY:
-            r.ms.memory = 1;
-            ascend_opt = 1;
-            break;
-        case OPT_MSPROF_ARG:
-            vp_argv_push(&r.msprof_args, arg);
-            ascend_opt = 1;
-            break;
+        case OPT_AIC_METRICS: r.ms.aic_metrics = arg; break;
+        case OPT_TASK_TIME: r.ms.task_time = arg; break;
+        case OPT_CPU: r.ms.cpu = 1; break;
+        case OPT_MEMORY: r.ms.memory = 1; break;
+        case OPT_MSPROF_ARG: vp_argv_push(&r.msprof_args, arg); break;
         default:
             fprintf(stderr, "Try 'vprof help record'.\n");
             rc = VP_EXIT_USAGE;

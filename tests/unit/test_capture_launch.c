@@ -72,12 +72,69 @@ static void test_record_finds_traces(void **state)
     vp_buf_free(&env);
 }
 
+static void say_into(void *ctx, int error, const char *line)
+{
+    vp_buf_printf(ctx, "%d %s\n", error, line);
+}
+
+/* The Ascend run: the collection makes a PROF_* directory, whose export
+ * ("false" for msprof here) is said before it runs and said to fail. */
+static void test_msprof_exports(void **state)
+{
+    char dir[512];
+    (void)state;
+    test_tmp_template(dir, sizeof dir, "vprof-msprof");
+    assert_non_null(mkdtemp(dir));
+    vp_buf mk = {0};
+    vp_buf_printf(&mk, "mkdir '%s/PROF_1'", dir);
+    char *const collect[] = {"sh", "-c", mk.data, NULL};
+    vp_argv profs = {0};
+    vp_buf said = {0};
+    int status = vp_launch_msprof(collect, "false", dir, &profs, say_into, &said);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(profs.n, 1);
+    char want[2048];
+    vp_buf out = {0}, quoted = {0};   /* the shell quotes a $TMPDIR that needs it */
+    vp_buf_printf(&out, "--output=%s/PROF_1", dir);
+    vp_shell_quote(out.data, &quoted);
+    snprintf(want, sizeof want, "0 exporting: false --export=on %s\n"
+             "0 msprof --export failed for %s/PROF_1\n", vp_buf_cstr(&quoted), dir);
+    assert_string_equal(vp_buf_cstr(&said), want);
+    vp_buf_free(&out);
+    vp_buf_free(&quoted);
+    snprintf(want, sizeof want, "%s/PROF_1", dir);
+    rmdir(want);
+    rmdir(dir);
+    vp_argv_free(&profs);
+    vp_buf_free(&said);
+    vp_buf_free(&mk);
+}
+
+/* Why no shim: the variable that names none says so first. */
+static void test_shim_missing(void **state)
+{
+    (void)state;
+    vp_error err = {0};
+    setenv("VPROF_CUPTI_LIB", "nowhere.so", 1);
+    vp_launch_shim_missing(1, &err);
+    assert_int_equal(err.status, 2);
+    assert_string_equal(err.msg, "VPROF_CUPTI_LIB=nowhere.so is not a file");
+    unsetenv("VPROF_CUPTI_LIB");
+    err = (vp_error){0};
+    vp_launch_shim_missing(0, &err);
+    assert_string_equal(err.msg, "this vprof was built without CUDA, so without "
+                        "libvprof-cupti.so (rebuild where the CUDA toolkit and CUPTI are "
+                        "installed, or set VPROF_CUPTI_LIB)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_env_lines),
         cmocka_unit_test(test_exit_like),
         cmocka_unit_test(test_record_finds_traces),
+        cmocka_unit_test(test_msprof_exports),
+        cmocka_unit_test(test_shim_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
