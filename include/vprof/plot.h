@@ -31,6 +31,10 @@ typedef struct vp_plot_series {
 int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *legend_suffix,
                 const vp_plot_series *series, size_t n);
 
+/* Frees series[0..n) whose strings and arrays were malloc'ed, and the
+ * array itself. */
+void vp_plot_series_free(vp_plot_series *series, size_t n);
+
 /* Writes a self-contained SVG chart of a snapshot's active (solid) and
  * reserved (dashed) bytes over the trace, one colour per device, the peak
  * of each device marked.  The x axis is time when every event has

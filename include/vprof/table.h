@@ -34,6 +34,15 @@ void vp_table_free(vp_table *t);
  * types (nsys prints 1), ignored for the others. */
 int vp_table_add_col(vp_table *t, const char *title, vp_col_type type, int decimals);
 
+/* A table's columns as data: vp_table_new_cols makes the table with
+ * cols[0..n) added in order (their indices are their positions). */
+typedef struct vp_col_spec {
+    const char *title;
+    vp_col_type type;
+    int decimals;
+} vp_col_spec;
+vp_table *vp_table_new_cols(const char *name, const vp_col_spec *cols, size_t n);
+
 /* Starts a new row (all cells empty) and returns its index. */
 size_t vp_table_add_row(vp_table *t);
 

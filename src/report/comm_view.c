@@ -12,17 +12,13 @@ enum { C_RANK, C_SPAN, C_COMP, C_COMM, C_OVER, C_EXPOSED, C_FREE, C_IDLE, C_OVER
 
 vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps)
 {
-    vp_table *t = vp_table_new("comm");
-    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
-    vp_table_add_col(t, "Span", VP_COL_NS, 0);
-    vp_table_add_col(t, "Computing", VP_COL_NS, 0);
-    vp_table_add_col(t, "Communication", VP_COL_NS, 0);
-    vp_table_add_col(t, "Overlapped", VP_COL_NS, 0);
-    vp_table_add_col(t, "Comm Exposed", VP_COL_NS, 0);
-    vp_table_add_col(t, "Free", VP_COL_NS, 0);
-    vp_table_add_col(t, "Idle", VP_COL_NS, 0);
-    vp_table_add_col(t, "Overlap", VP_COL_PERCENT, 2);
-    vp_table_add_col(t, "Exposed/Step", VP_COL_PERCENT, 2);
+    static const vp_col_spec cols[] = {
+        {"Rank", VP_COL_INT, 0}, {"Span", VP_COL_NS, 0}, {"Computing", VP_COL_NS, 0},
+        {"Communication", VP_COL_NS, 0}, {"Overlapped", VP_COL_NS, 0},
+        {"Comm Exposed", VP_COL_NS, 0}, {"Free", VP_COL_NS, 0}, {"Idle", VP_COL_NS, 0},
+        {"Overlap", VP_COL_PERCENT, 2}, {"Exposed/Step", VP_COL_PERCENT, 2},
+    };
+    vp_table *t = vp_table_new_cols("comm", cols, sizeof cols / sizeof *cols);
     for (size_t i = 0; i < c->nranks; i++) {
         const vp_comm_rank *r = &c->ranks[i];
         size_t row = vp_table_add_row(t);
@@ -56,13 +52,11 @@ vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps)
 /* min / median / max over ranks of each time, with the ranks at the ends. */
 vp_table *vp_comm_spread_table(const vp_comm *c)
 {
-    vp_table *t = vp_table_new("spread");
-    vp_table_add_col(t, "Metric", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "Min", VP_COL_NS, 0);
-    vp_table_add_col(t, "Median", VP_COL_NS_F, 1);
-    vp_table_add_col(t, "Max", VP_COL_NS, 0);
-    vp_table_add_col(t, "Min Rank", VP_COL_INT, 0);
-    vp_table_add_col(t, "Max Rank", VP_COL_INT, 0);
+    static const vp_col_spec cols[] = {
+        {"Metric", VP_COL_TEXT, 0}, {"Min", VP_COL_NS, 0}, {"Median", VP_COL_NS_F, 1},
+        {"Max", VP_COL_NS, 0}, {"Min Rank", VP_COL_INT, 0}, {"Max Rank", VP_COL_INT, 0},
+    };
+    vp_table *t = vp_table_new_cols("spread", cols, sizeof cols / sizeof *cols);
     static const char *const metrics[VP_COMM_METRICS] = {
         "Span", "Computing", "Communication", "Overlapped", "Comm Exposed", "Free", "Idle"};
     size_t slowest = 0;
@@ -87,13 +81,11 @@ vp_table *vp_comm_spread_table(const vp_comm *c)
 
 vp_table *vp_comm_straggler_table(vp_comm *c)
 {
-    vp_table *t = vp_table_new("stragglers");
-    vp_table_add_col(t, "Step", VP_COL_INT, 0);
-    vp_table_add_col(t, "Collectives", VP_COL_INT, 0);
-    vp_table_add_col(t, "Straggler", VP_COL_INT, 0);
-    vp_table_add_col(t, "Its Wait", VP_COL_NS, 0);
-    vp_table_add_col(t, "Max Wait", VP_COL_NS, 0);
-    vp_table_add_col(t, "Waiting Rank", VP_COL_INT, 0);
+    static const vp_col_spec cols[] = {
+        {"Step", VP_COL_INT, 0}, {"Collectives", VP_COL_INT, 0}, {"Straggler", VP_COL_INT, 0},
+        {"Its Wait", VP_COL_NS, 0}, {"Max Wait", VP_COL_NS, 0}, {"Waiting Rank", VP_COL_INT, 0},
+    };
+    vp_table *t = vp_table_new_cols("stragglers", cols, sizeof cols / sizeof *cols);
     vp_comm_straggler *rows;
     size_t uneven, n = vp_comm_stragglers(c, &rows, &uneven);
     for (size_t i = 0; i < n; i++) {
@@ -118,17 +110,13 @@ vp_table *vp_comm_straggler_table(vp_comm *c)
 
 vp_table *vp_comm_collective_table(vp_comm *c, long top)
 {
-    vp_table *t = vp_table_new("collectives");
-    vp_table_add_col(t, "Collective", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "Group", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "Size", VP_COL_INT, 0);
-    vp_table_add_col(t, "Stream", VP_COL_INT, 0);
-    vp_table_add_col(t, "Count", VP_COL_INT, 0);
-    vp_table_add_col(t, "Total Time", VP_COL_NS, 0);
-    vp_table_add_col(t, "Exposed", VP_COL_NS, 0);
-    vp_table_add_col(t, "Bytes", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Algbw (GB/s)", VP_COL_RATIO, 2);
-    vp_table_add_col(t, "Busbw (GB/s)", VP_COL_RATIO, 2);
+    static const vp_col_spec cols[] = {
+        {"Collective", VP_COL_TEXT, 0}, {"Group", VP_COL_TEXT, 0}, {"Size", VP_COL_INT, 0},
+        {"Stream", VP_COL_INT, 0}, {"Count", VP_COL_INT, 0}, {"Total Time", VP_COL_NS, 0},
+        {"Exposed", VP_COL_NS, 0}, {"Bytes", VP_COL_BYTES, 0}, {"Algbw (GB/s)", VP_COL_RATIO, 2},
+        {"Busbw (GB/s)", VP_COL_RATIO, 2},
+    };
+    vp_table *t = vp_table_new_cols("collectives", cols, sizeof cols / sizeof *cols);
     vp_comm_sort_groups(c);
     size_t shown = top > 0 && (size_t)top < c->ngroups ? (size_t)top : c->ngroups;
     int64_t unsized = 0;

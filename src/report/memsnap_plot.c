@@ -63,13 +63,6 @@ int vp_ms_plot_svg(FILE *out, const vp_memsnap *s, const char *title)
     int rc = vp_plot_svg(out, title,
                          use_time ? "time since the first event (s)" : "trace event index",
                          "active, - - reserved", sr, n);
-    for (size_t i = 0; i < n; i++) {
-        free((void *)sr[i].label);
-        free((void *)sr[i].x);
-        free((void *)sr[i].solid);
-        free((void *)sr[i].dashed);
-        free((void *)sr[i].peak_label);
-    }
-    free(sr);
+    vp_plot_series_free(sr, n);
     return rc;
 }

@@ -36,37 +36,57 @@ static int selected(const mem_opts *o, const vp_ms_device *d)
     return o->device < 0 || d->id == o->device;
 }
 
+/* The devices o selects, in order: from i = 0, each call leaves i at the
+ * device it returns (the loop adds one after it); NULL after the last. */
+static const vp_ms_device *next_device(const vp_memsnap *s, const mem_opts *o, size_t *i)
+{
+    for (; *i < s->ndevices; ++*i)
+        if (selected(o, &s->devices[*i]))
+            return &s->devices[*i];
+    return NULL;
+}
+
 /* ---- the tables ---- */
+
+/* A table of the snapshot's devices, the device its first column. */
+static vp_table *device_table(const char *name)
+{
+    vp_table *t = vp_table_new(name);
+    vp_table_add_col(t, "Device", VP_COL_INT, 0);
+    return t;
+}
+
+/* A new row of device id. */
+static size_t device_row(vp_table *t, int64_t id)
+{
+    size_t r = vp_table_add_row(t);
+    vp_table_set_int(t, r, 0, id);
+    return r;
+}
 
 static vp_table *state_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_stats *st)
 {
-    vp_table *t = vp_table_new("state");
-    int c_dev = vp_table_add_col(t, "Device", VP_COL_INT, 0);
-    int c_seg = vp_table_add_col(t, "Segments", VP_COL_INT, 0);
-    int c_blk = vp_table_add_col(t, "Blocks", VP_COL_INT, 0);
-    int c_res = vp_table_add_col(t, "Reserved", VP_COL_BYTES, 0);
-    int c_all = vp_table_add_col(t, "Allocated", VP_COL_BYTES, 0);
-    int c_req = vp_table_add_col(t, "Requested", VP_COL_BYTES, 0);
-    int c_pend = vp_table_add_col(t, "Pending Free", VP_COL_BYTES, 0);
-    int c_ina = vp_table_add_col(t, "Inactive", VP_COL_BYTES, 0);
-    int c_big = vp_table_add_col(t, "Largest Inactive", VP_COL_BYTES, 0);
-    int c_frag = vp_table_add_col(t, "Fragmentation", VP_COL_PERCENT, 1);
-    int c_waste = vp_table_add_col(t, "Rounding Waste", VP_COL_BYTES, 0);
-    for (size_t i = 0; i < s->ndevices; i++) {
-        if (!selected(o, &s->devices[i]))
-            continue;
-        size_t r = vp_table_add_row(t);
-        vp_table_set_int(t, r, c_dev, st[i].device);
-        vp_table_set_int(t, r, c_seg, (int64_t)st[i].segments);
-        vp_table_set_int(t, r, c_blk, (int64_t)st[i].blocks);
-        vp_table_set_int(t, r, c_res, st[i].reserved);
-        vp_table_set_int(t, r, c_all, st[i].allocated);
-        vp_table_set_int(t, r, c_req, st[i].requested);
-        vp_table_set_int(t, r, c_pend, st[i].pending_free);
-        vp_table_set_int(t, r, c_ina, st[i].inactive);
-        vp_table_set_int(t, r, c_big, st[i].largest_inactive);
-        vp_table_set_double(t, r, c_frag, 100.0 * st[i].fragmentation);
-        vp_table_set_int(t, r, c_waste, st[i].rounding_waste);
+    enum { C_SEG = 1, C_BLK, C_RES, C_ALL, C_REQ, C_PEND, C_INA, C_BIG, C_FRAG, C_WASTE };
+    static const vp_col_spec cols[] = {
+        {"Device", VP_COL_INT, 0}, {"Segments", VP_COL_INT, 0}, {"Blocks", VP_COL_INT, 0},
+        {"Reserved", VP_COL_BYTES, 0}, {"Allocated", VP_COL_BYTES, 0},
+        {"Requested", VP_COL_BYTES, 0}, {"Pending Free", VP_COL_BYTES, 0},
+        {"Inactive", VP_COL_BYTES, 0}, {"Largest Inactive", VP_COL_BYTES, 0},
+        {"Fragmentation", VP_COL_PERCENT, 1}, {"Rounding Waste", VP_COL_BYTES, 0},
+    };
+    vp_table *t = vp_table_new_cols("state", cols, sizeof cols / sizeof *cols);
+    for (size_t i = 0; next_device(s, o, &i); i++) {
+        size_t r = device_row(t, st[i].device);
+        vp_table_set_int(t, r, C_SEG, (int64_t)st[i].segments);
+        vp_table_set_int(t, r, C_BLK, (int64_t)st[i].blocks);
+        vp_table_set_int(t, r, C_RES, st[i].reserved);
+        vp_table_set_int(t, r, C_ALL, st[i].allocated);
+        vp_table_set_int(t, r, C_REQ, st[i].requested);
+        vp_table_set_int(t, r, C_PEND, st[i].pending_free);
+        vp_table_set_int(t, r, C_INA, st[i].inactive);
+        vp_table_set_int(t, r, C_BIG, st[i].largest_inactive);
+        vp_table_set_double(t, r, C_FRAG, 100.0 * st[i].fragmentation);
+        vp_table_set_int(t, r, C_WASTE, st[i].rounding_waste);
     }
     if (s->ndevices == 0)
         vp_table_add_note(t, "no device has segments or trace entries");
@@ -75,31 +95,26 @@ static vp_table *state_table(const vp_memsnap *s, const mem_opts *o, const vp_ms
 
 static vp_table *peak_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_stats *st)
 {
-    vp_table *t = vp_table_new("peak");
-    int c_dev = vp_table_add_col(t, "Device", VP_COL_INT, 0);
-    int c_ent = vp_table_add_col(t, "Trace Entries", VP_COL_INT, 0);
-    int c_base = vp_table_add_col(t, "Baseline", VP_COL_BYTES, 0);
-    int c_peak = vp_table_add_col(t, "Peak Active", VP_COL_BYTES, 0);
-    int c_idx = vp_table_add_col(t, "Peak Event", VP_COL_INT, 0);
-    int c_time = vp_table_add_col(t, "Peak Time (us)", VP_COL_INT, 0);
-    int c_final = vp_table_add_col(t, "Final Active", VP_COL_BYTES, 0);
-    int c_pres = vp_table_add_col(t, "Peak Reserved", VP_COL_BYTES, 0);
-    int c_ooms = vp_table_add_col(t, "OOMs", VP_COL_INT, 0);
+    enum { C_ENT = 1, C_BASE, C_PEAK, C_IDX, C_TIME, C_FINAL, C_PRES, C_OOMS };
+    static const vp_col_spec cols[] = {
+        {"Device", VP_COL_INT, 0}, {"Trace Entries", VP_COL_INT, 0}, {"Baseline", VP_COL_BYTES, 0},
+        {"Peak Active", VP_COL_BYTES, 0}, {"Peak Event", VP_COL_INT, 0},
+        {"Peak Time (us)", VP_COL_INT, 0}, {"Final Active", VP_COL_BYTES, 0},
+        {"Peak Reserved", VP_COL_BYTES, 0}, {"OOMs", VP_COL_INT, 0},
+    };
+    vp_table *t = vp_table_new_cols("peak", cols, sizeof cols / sizeof *cols);
     int before = 0;
-    for (size_t i = 0; i < s->ndevices; i++) {
-        if (!selected(o, &s->devices[i]))
-            continue;
-        size_t r = vp_table_add_row(t);
-        vp_table_set_int(t, r, c_dev, st[i].device);
-        vp_table_set_int(t, r, c_ent, (int64_t)st[i].trace_entries);
-        vp_table_set_int(t, r, c_base, st[i].baseline);
-        vp_table_set_int(t, r, c_peak, st[i].peak_active);
-        vp_table_set_int(t, r, c_idx, st[i].peak_index);
+    for (size_t i = 0; next_device(s, o, &i); i++) {
+        size_t r = device_row(t, st[i].device);
+        vp_table_set_int(t, r, C_ENT, (int64_t)st[i].trace_entries);
+        vp_table_set_int(t, r, C_BASE, st[i].baseline);
+        vp_table_set_int(t, r, C_PEAK, st[i].peak_active);
+        vp_table_set_int(t, r, C_IDX, st[i].peak_index);
         if (st[i].peak_has_time)
-            vp_table_set_int(t, r, c_time, st[i].peak_time_us);
-        vp_table_set_int(t, r, c_final, st[i].final_active);
-        vp_table_set_int(t, r, c_pres, st[i].peak_reserved);
-        vp_table_set_int(t, r, c_ooms, (int64_t)st[i].ooms);
+            vp_table_set_int(t, r, C_TIME, st[i].peak_time_us);
+        vp_table_set_int(t, r, C_FINAL, st[i].final_active);
+        vp_table_set_int(t, r, C_PRES, st[i].peak_reserved);
+        vp_table_set_int(t, r, C_OOMS, (int64_t)st[i].ooms);
         before |= st[i].peak_index < 0;
     }
     if (before)
@@ -111,8 +126,7 @@ static vp_table *peak_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_
 
 static vp_table *top_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_stats *st)
 {
-    vp_table *t = vp_table_new(o->by_site ? "sites_at_peak" : "top_at_peak");
-    int c_dev = vp_table_add_col(t, "Device", VP_COL_INT, 0);
+    vp_table *t = device_table(o->by_site ? "sites_at_peak" : "top_at_peak");
     int c_size = vp_table_add_col(t, o->by_site ? "Bytes" : "Size", VP_COL_BYTES, 0);
     int c_cnt = -1, c_addr = -1, c_ev = -1;
     if (o->by_site) {
@@ -124,18 +138,15 @@ static vp_table *top_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_s
     int c_site = vp_table_add_col(t, "Site", VP_COL_TEXT, 0);
     char *buf = vp_malloc(VP_MS_SITE_MAX);
     int before = 0;
-    for (size_t i = 0; i < s->ndevices; i++) {
-        const vp_ms_device *d = &s->devices[i];
-        if (!selected(o, d))
-            continue;
+    const vp_ms_device *d;
+    for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
         vp_ms_live *lv;
         size_t n = vp_ms_live_at(s, d, st[i].peak_index, &lv);
         if (o->by_site) {
             vp_ms_sites g;
             vp_ms_group_by_site(s, lv, n, o->stack_depth, o->all_frames, &g);
             for (int64_t k = 0; k < limit_rows(o, g.n); k++) {
-                size_t r = vp_table_add_row(t);
-                vp_table_set_int(t, r, c_dev, d->id);
+                size_t r = device_row(t, d->id);
                 vp_table_set_int(t, r, c_size, g.sums[k].bytes);
                 vp_table_set_int(t, r, c_cnt, g.sums[k].count);
                 set_site(t, r, c_site, g.sums[k].site);
@@ -143,10 +154,9 @@ static vp_table *top_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_s
             vp_ms_sites_free(&g);
         } else {
             for (int64_t k = 0; k < limit_rows(o, n); k++) {
-                size_t r = vp_table_add_row(t);
+                size_t r = device_row(t, d->id);
                 char addr[32];
                 snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)lv[k].addr);
-                vp_table_set_int(t, r, c_dev, d->id);
                 vp_table_set_int(t, r, c_size, lv[k].size);
                 vp_table_set_text(t, r, c_addr, addr);
                 if (lv[k].alloc_index >= 0)
@@ -166,25 +176,23 @@ static vp_table *top_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_s
 
 static vp_table *leak_table(const vp_memsnap *s, const mem_opts *o)
 {
-    vp_table *t = vp_table_new("leaks");
-    int c_dev = vp_table_add_col(t, "Device", VP_COL_INT, 0);
-    int c_bytes = vp_table_add_col(t, "Bytes", VP_COL_BYTES, 0);
-    int c_cnt = vp_table_add_col(t, "Allocations", VP_COL_INT, 0);
-    int c_site = vp_table_add_col(t, "Site", VP_COL_TEXT, 0);
-    for (size_t i = 0; i < s->ndevices; i++) {
-        const vp_ms_device *d = &s->devices[i];
-        if (!selected(o, d))
-            continue;
+    enum { C_BYTES = 1, C_CNT, C_SITE };
+    static const vp_col_spec cols[] = {
+        {"Device", VP_COL_INT, 0}, {"Bytes", VP_COL_BYTES, 0}, {"Allocations", VP_COL_INT, 0},
+        {"Site", VP_COL_TEXT, 0},
+    };
+    vp_table *t = vp_table_new_cols("leaks", cols, sizeof cols / sizeof *cols);
+    const vp_ms_device *d;
+    for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
         vp_ms_live *lv;
         size_t n = vp_ms_leaks(s, d, &lv);
         vp_ms_sites g;
         vp_ms_group_by_site(s, lv, n, o->stack_depth, o->all_frames, &g);
         for (int64_t k = 0; k < limit_rows(o, g.n); k++) {
-            size_t r = vp_table_add_row(t);
-            vp_table_set_int(t, r, c_dev, d->id);
-            vp_table_set_int(t, r, c_bytes, g.sums[k].bytes);
-            vp_table_set_int(t, r, c_cnt, g.sums[k].count);
-            set_site(t, r, c_site, g.sums[k].site);
+            size_t r = device_row(t, d->id);
+            vp_table_set_int(t, r, C_BYTES, g.sums[k].bytes);
+            vp_table_set_int(t, r, C_CNT, g.sums[k].count);
+            set_site(t, r, C_SITE, g.sums[k].site);
         }
         vp_ms_sites_free(&g);
         free(lv);
@@ -195,20 +203,16 @@ static vp_table *leak_table(const vp_memsnap *s, const mem_opts *o)
 
 static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
 {
-    vp_table *t = vp_table_new("oom");
-    int c_dev = vp_table_add_col(t, "Device", VP_COL_INT, 0);
-    int c_ev = vp_table_add_col(t, "Event", VP_COL_INT, 0);
-    int c_time = vp_table_add_col(t, "Time (us)", VP_COL_INT, 0);
-    int c_req = vp_table_add_col(t, "Requested", VP_COL_BYTES, 0);
-    int c_free = vp_table_add_col(t, "Device Free", VP_COL_BYTES, 0);
-    int c_act = vp_table_add_col(t, "Active", VP_COL_BYTES, 0);
-    int c_res = vp_table_add_col(t, "Reserved", VP_COL_BYTES, 0);
-    int c_site = vp_table_add_col(t, "Site", VP_COL_TEXT, 0);
+    enum { C_EV = 1, C_TIME, C_REQ, C_FREE, C_ACT, C_RES, C_SITE };
+    static const vp_col_spec cols[] = {
+        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0}, {"Time (us)", VP_COL_INT, 0},
+        {"Requested", VP_COL_BYTES, 0}, {"Device Free", VP_COL_BYTES, 0},
+        {"Active", VP_COL_BYTES, 0}, {"Reserved", VP_COL_BYTES, 0}, {"Site", VP_COL_TEXT, 0},
+    };
+    vp_table *t = vp_table_new_cols("oom", cols, sizeof cols / sizeof *cols);
     char *buf = vp_malloc(VP_MS_SITE_MAX);
-    for (size_t i = 0; i < s->ndevices; i++) {
-        const vp_ms_device *d = &s->devices[i];
-        if (!selected(o, d))
-            continue;
+    const vp_ms_device *d;
+    for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
         int64_t *active = NULL, *reserved = NULL;
         for (size_t k = 0; k < d->nevents; k++) {
             const vp_ms_event *e = &d->events[k];
@@ -216,16 +220,15 @@ static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
                 continue;
             if (!active)
                 vp_ms_timeline(s, d, &active, &reserved);
-            size_t r = vp_table_add_row(t);
-            vp_table_set_int(t, r, c_dev, d->id);
-            vp_table_set_int(t, r, c_ev, (int64_t)k);
+            size_t r = device_row(t, d->id);
+            vp_table_set_int(t, r, C_EV, (int64_t)k);
             if (e->has_time)
-                vp_table_set_int(t, r, c_time, e->time_us);
-            vp_table_set_int(t, r, c_req, e->size);
-            vp_table_set_int(t, r, c_free, (int64_t)e->addr);
-            vp_table_set_int(t, r, c_act, active[k]);     /* just before it */
-            vp_table_set_int(t, r, c_res, reserved[k]);
-            set_site(t, r, c_site, site_of(s, o, e->stack, buf));
+                vp_table_set_int(t, r, C_TIME, e->time_us);
+            vp_table_set_int(t, r, C_REQ, e->size);
+            vp_table_set_int(t, r, C_FREE, (int64_t)e->addr);
+            vp_table_set_int(t, r, C_ACT, active[k]);     /* just before it */
+            vp_table_set_int(t, r, C_RES, reserved[k]);
+            set_site(t, r, C_SITE, site_of(s, o, e->stack, buf));
         }
         free(active);
         free(reserved);
@@ -236,35 +239,31 @@ static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
 
 static vp_table *timeline_table(const vp_memsnap *s, const mem_opts *o)
 {
-    vp_table *t = vp_table_new("timeline");
-    int c_dev = vp_table_add_col(t, "Device", VP_COL_INT, 0);
-    int c_ev = vp_table_add_col(t, "Event", VP_COL_INT, 0);
-    int c_time = vp_table_add_col(t, "Time (us)", VP_COL_INT, 0);
-    int c_act = vp_table_add_col(t, "Action", VP_COL_TEXT, 0);
-    int c_size = vp_table_add_col(t, "Size", VP_COL_BYTES, 0);
-    int c_active = vp_table_add_col(t, "Active", VP_COL_BYTES, 0);
-    int c_res = vp_table_add_col(t, "Reserved", VP_COL_BYTES, 0);
-    for (size_t i = 0; i < s->ndevices; i++) {
-        const vp_ms_device *d = &s->devices[i];
-        if (!selected(o, d))
-            continue;
+    enum { C_EV = 1, C_TIME, C_ACT, C_SIZE, C_ACTIVE, C_RES };
+    static const vp_col_spec cols[] = {
+        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0}, {"Time (us)", VP_COL_INT, 0},
+        {"Action", VP_COL_TEXT, 0}, {"Size", VP_COL_BYTES, 0}, {"Active", VP_COL_BYTES, 0},
+        {"Reserved", VP_COL_BYTES, 0},
+    };
+    vp_table *t = vp_table_new_cols("timeline", cols, sizeof cols / sizeof *cols);
+    const vp_ms_device *d;
+    for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
         int64_t *active, *reserved;
         vp_ms_timeline(s, d, &active, &reserved);
         for (size_t k = 0; k <= d->nevents; k++) {
-            size_t r = vp_table_add_row(t);
-            vp_table_set_int(t, r, c_dev, d->id);
-            vp_table_set_int(t, r, c_ev, (int64_t)k - 1);
+            size_t r = device_row(t, d->id);
+            vp_table_set_int(t, r, C_EV, (int64_t)k - 1);
             if (k == 0) {
-                vp_table_set_text(t, r, c_act, "start");
+                vp_table_set_text(t, r, C_ACT, "start");
             } else {
                 const vp_ms_event *e = &d->events[k - 1];
                 if (e->has_time)
-                    vp_table_set_int(t, r, c_time, e->time_us);
-                vp_table_set_text(t, r, c_act, vp_ms_action_name(e->action));
-                vp_table_set_int(t, r, c_size, e->size);
+                    vp_table_set_int(t, r, C_TIME, e->time_us);
+                vp_table_set_text(t, r, C_ACT, vp_ms_action_name(e->action));
+                vp_table_set_int(t, r, C_SIZE, e->size);
             }
-            vp_table_set_int(t, r, c_active, active[k]);
-            vp_table_set_int(t, r, c_res, reserved[k]);
+            vp_table_set_int(t, r, C_ACTIVE, active[k]);
+            vp_table_set_int(t, r, C_RES, reserved[k]);
         }
         free(active);
         free(reserved);
@@ -336,14 +335,7 @@ int vp_memview_plot_trace(FILE *out, const vp_memevents *m, const char *title)
     }
     int rc = vp_plot_svg(out, title, "time since the first [memory] event (s)",
                          "allocated, - - reserved", sr, n);
-    for (size_t i = 0; i < n; i++) {
-        free((void *)sr[i].label);
-        free((void *)sr[i].peak_label);
-        free((void *)sr[i].x);
-        free((void *)sr[i].solid);
-        free((void *)sr[i].dashed);
-    }
-    free(sr);
+    vp_plot_series_free(sr, n);
     return rc;
 }
 
@@ -471,14 +463,7 @@ int vp_memview_plot_ascend(FILE *out, const vp_asc_rankmem *in, size_t nin, cons
         }
     int rc = vp_plot_svg(out, title, "time since the first memory_record row (s)",
                          "allocated, - - reserved", sr, n);
-    for (size_t i = 0; i < n; i++) {
-        free((void *)sr[i].label);
-        free((void *)sr[i].peak_label);
-        free((void *)sr[i].x);
-        free((void *)sr[i].solid);
-        free((void *)sr[i].dashed);
-    }
-    free(sr);
+    vp_plot_series_free(sr, n);
     return rc;
 }
 

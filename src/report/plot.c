@@ -191,3 +191,15 @@ int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *l
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }
+
+void vp_plot_series_free(vp_plot_series *series, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((void *)series[i].label);
+        free((void *)series[i].peak_label);
+        free((void *)series[i].x);
+        free((void *)series[i].solid);
+        free((void *)series[i].dashed);
+    }
+    free(series);
+}

@@ -80,15 +80,12 @@ static void set_shares(vp_table *t, size_t row, int c, const int64_t *part, int 
 
 vp_table *vp_steps_temporal_table(const vp_breakdown *b)
 {
-    vp_table *t = vp_table_new("temporal");
-    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
-    vp_table_add_col(t, "Idle", VP_COL_NS, 0);
-    vp_table_add_col(t, "Compute", VP_COL_NS, 0);
-    vp_table_add_col(t, "Non-Compute", VP_COL_NS, 0);
-    vp_table_add_col(t, "Span", VP_COL_NS, 0);
-    vp_table_add_col(t, "Idle", VP_COL_PERCENT, 2);
-    vp_table_add_col(t, "Compute", VP_COL_PERCENT, 2);
-    vp_table_add_col(t, "Non-Compute", VP_COL_PERCENT, 2);
+    static const vp_col_spec cols[] = {
+        {"Rank", VP_COL_INT, 0}, {"Idle", VP_COL_NS, 0}, {"Compute", VP_COL_NS, 0},
+        {"Non-Compute", VP_COL_NS, 0}, {"Span", VP_COL_NS, 0}, {"Idle", VP_COL_PERCENT, 2},
+        {"Compute", VP_COL_PERCENT, 2}, {"Non-Compute", VP_COL_PERCENT, 2},
+    };
+    vp_table *t = vp_table_new_cols("temporal", cols, sizeof cols / sizeof *cols);
     for (size_t i = 0; i < b->ntrows; i++) {
         const vp_temporal_row *r = &b->trows[i];
         const int64_t parts[] = {r->t.idle, r->t.compute, r->t.non_compute};
@@ -112,16 +109,13 @@ vp_table *vp_steps_temporal_table(const vp_breakdown *b)
 
 vp_table *vp_steps_idle_table(vp_breakdown *b, int64_t kernel_wait)
 {
-    vp_table *t = vp_table_new("idle");
-    vp_table_add_col(t, "Rank", VP_COL_INT, 0);
-    vp_table_add_col(t, "Stream", VP_COL_INT, 0);
-    vp_table_add_col(t, "Idle", VP_COL_NS, 0);
-    vp_table_add_col(t, "Host Wait", VP_COL_NS, 0);
-    vp_table_add_col(t, "Kernel Wait", VP_COL_NS, 0);
-    vp_table_add_col(t, "Other", VP_COL_NS, 0);
-    vp_table_add_col(t, "Host Wait", VP_COL_PERCENT, 2);
-    vp_table_add_col(t, "Kernel Wait", VP_COL_PERCENT, 2);
-    vp_table_add_col(t, "Other", VP_COL_PERCENT, 2);
+    static const vp_col_spec cols[] = {
+        {"Rank", VP_COL_INT, 0}, {"Stream", VP_COL_INT, 0}, {"Idle", VP_COL_NS, 0},
+        {"Host Wait", VP_COL_NS, 0}, {"Kernel Wait", VP_COL_NS, 0}, {"Other", VP_COL_NS, 0},
+        {"Host Wait", VP_COL_PERCENT, 2}, {"Kernel Wait", VP_COL_PERCENT, 2},
+        {"Other", VP_COL_PERCENT, 2},
+    };
+    vp_table *t = vp_table_new_cols("idle", cols, sizeof cols / sizeof *cols);
     vp_breakdown_sort_idle(b);
     for (size_t i = 0; i < b->nirows; i++) {
         const vp_idle_row *r = &b->irows[i];

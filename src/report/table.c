@@ -107,6 +107,14 @@ int vp_table_add_col(vp_table *t, const char *title, vp_col_type type, int decim
     return t->ncols++;
 }
 
+vp_table *vp_table_new_cols(const char *name, const vp_col_spec *cols, size_t n)
+{
+    vp_table *t = vp_table_new(name);
+    for (size_t i = 0; i < n; i++)
+        vp_table_add_col(t, cols[i].title, cols[i].type, cols[i].decimals);
+    return t;
+}
+
 size_t vp_table_add_row(vp_table *t)
 {
     int c;
