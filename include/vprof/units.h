@@ -27,4 +27,14 @@ void vp_fmt_fixed(char *buf, size_t n, int decimals, double v);
 /* Drops the sign of a printed number that reads as zero ("-0.0"). */
 void vp_drop_negative_zero(char *s);
 
+/* Numbers as people write them on a command line or in a setting, the
+ * whole string read: 0, else -1 (the caller says which value was wrong).
+ * A whole number from min to max ("12"). */
+int vp_parse_count(const char *s, long long min, long long max, long long *out);
+/* A finite number above 0 ("1.5", "2e3"). */
+int vp_parse_positive(const char *s, double *out);
+/* Seconds above 0, with an optional unit: "1.82", "1.82s", "1820ms",
+ * "1820 us". */
+int vp_parse_seconds(const char *s, double *out);
+
 #endif

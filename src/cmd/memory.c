@@ -12,6 +12,7 @@
 #include "cmd/scale.h"
 #include "vprof/error.h"
 #include "vprof/memview.h"
+#include "vprof/units.h"
 #include "vprof/util.h"
 
 const char cmd_memory_usage[] =
@@ -86,17 +87,6 @@ typedef struct mem_opts {
     vp_memview_opts v;
     const char *plot;
 } mem_opts;
-
-static int parse_count(const char *arg, long min, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 /* The options that only a snapshot's stacks can answer. */
 static int wants_stacks(const mem_opts *o)
@@ -246,7 +236,7 @@ int cmd_memory(int argc, char **argv)
     mem_opts o = {.v = {.top = 10, .stack_depth = 1, .device = -1}};
     vp_common_init(&o.common);
     int c, status;
-    long v;
+    long long v;
     optind = 1;
     o.common.top = o.v.top;
     while ((c = vp_getopt(&o.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) !=
@@ -263,7 +253,7 @@ int cmd_memory(int argc, char **argv)
                 return vp_usage_error("memory", "--by takes 'tensor' or 'site', not '%s'", optarg);
             break;
         case OPT_STACK:
-            if (parse_count(optarg, 1, 1000, &v) < 0)
+            if (vp_parse_count(optarg, 1, 1000, &v) != 0)
                 return vp_usage_error("memory", "--stack needs a frame count from 1 to 1000, not '%s'", optarg);
             o.v.stack_depth = (int)v;
             break;
@@ -280,7 +270,7 @@ int cmd_memory(int argc, char **argv)
             o.plot = optarg;
             break;
         case OPT_DEVICE:
-            if (parse_count(optarg, 0, 65535, &v) < 0)
+            if (vp_parse_count(optarg, 0, 65535, &v) != 0)
                 return vp_usage_error("memory", "--device needs a device ordinal, not '%s'", optarg);
             o.v.device = (int)v;
             break;

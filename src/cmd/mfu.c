@@ -1,8 +1,6 @@
 /* vprof mfu: model FLOPs utilization from a trace, a training log, or
  * numbers given on the command line. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +9,7 @@
 #include "vprof/flops.h"
 #include "vprof/mfu_job.h"
 #include "vprof/mfu_view.h"
+#include "vprof/units.h"
 #include "vprof/util.h"
 
 const char cmd_mfu_usage[] =
@@ -81,51 +80,25 @@ static const char *const model_flags[VP_MF_COUNT] = {
 
 static int parse_count(const char *opt, const char *arg, int64_t *out)
 {
-    char *e;
-    errno = 0;
-    long long v = strtoll(arg, &e, 10);
-    if (*e || e == arg || errno || v <= 0) {
-        vp_usage_error("mfu", "%s: expected a positive whole number, found '%s'", opt, arg);
-        return -1;
-    }
+    long long v;
+    if (vp_parse_count(arg, 1, INT64_MAX, &v) != 0)
+        return vp_usage_error("mfu", "%s: expected a positive whole number, found '%s'", opt, arg);
     *out = v;
     return 0;
 }
 
 static int parse_positive(const char *opt, const char *arg, double *out)
 {
-    char *e;
-    errno = 0;
-    double v = strtod(arg, &e);
-    if (*e || e == arg || errno || !(v > 0) || !isfinite(v)) {
-        vp_usage_error("mfu", "%s: expected a positive number, found '%s'", opt, arg);
-        return -1;
-    }
-    *out = v;
+    if (vp_parse_positive(arg, out) != 0)
+        return vp_usage_error("mfu", "%s: expected a positive number, found '%s'", opt, arg);
     return 0;
 }
 
-/* "1.82", "1.82s", "1820ms", "1820 ms". */
 static int parse_seconds(const char *arg, double *out)
 {
-    char *e;
-    errno = 0;
-    double v = strtod(arg, &e);
-    while (*e == ' ')
-        e++;
-    double scale = 1;
-    if (strcmp(e, "ms") == 0)
-        scale = 1e-3;
-    else if (strcmp(e, "us") == 0)
-        scale = 1e-6;
-    else if (*e && strcmp(e, "s") != 0)
-        e = NULL;
-    if (!e || e == arg || errno || !(v > 0) || !isfinite(v)) {
-        vp_usage_error("mfu", "--step-time: expected seconds (\"1.82\", \"1.82s\" or \"1820ms\"), "
-                       "found '%s'", arg);
-        return -1;
-    }
-    *out = v * scale;
+    if (vp_parse_seconds(arg, out) != 0)
+        return vp_usage_error("mfu", "--step-time: expected seconds (\"1.82\", \"1.82s\" or "
+                              "\"1820ms\"), found '%s'", arg);
     return 0;
 }
 

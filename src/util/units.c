@@ -1,7 +1,9 @@
 /* Numbers as people read them: the table formatter's human units, which
  * the analyses' messages (findings, gates) use too. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vprof/units.h"
@@ -57,4 +59,46 @@ void vp_human_bytes(char *buf, size_t n, double bytes)
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 
     fmt_scaled(buf, n, bytes, 1024, units, 5);
+}
+
+int vp_parse_count(const char *s, long long min, long long max, long long *out)
+{
+    char *e;
+    errno = 0;
+    long long v = strtoll(s, &e, 10);
+    if (e == s || *e || errno || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The number at the start of s, above 0 and finite; *end after it. */
+static int positive_prefix(const char *s, double *out, char **end)
+{
+    errno = 0;
+    double v = strtod(s, end);
+    if (*end == s || errno || !(v > 0) || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int vp_parse_positive(const char *s, double *out)
+{
+    char *e;
+    return positive_prefix(s, out, &e) != 0 || *e ? -1 : 0;
+}
+
+int vp_parse_seconds(const char *s, double *out)
+{
+    char *e;
+    double v;
+    if (positive_prefix(s, &v, &e) != 0)
+        return -1;
+    e += strspn(e, " ");
+    double scale = strcmp(e, "ms") == 0 ? 1e-3 : strcmp(e, "us") == 0 ? 1e-6 : 1;
+    if (*e && strcmp(e, "s") != 0 && scale == 1)
+        return -1;
+    *out = v * scale;
+    return 0;
 }

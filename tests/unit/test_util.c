@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "vprof/error.h"
+#include "vprof/units.h"
 #include "vprof/util.h"
 
 static void test_error_first_wins(void **state)
@@ -237,11 +238,44 @@ static void test_hash_spread(void **state)
     assert_true(max < 110);
 }
 
+/* The command line's numbers: the whole string, in range, or refused. */
+static void test_parse_numbers(void **state)
+{
+    (void)state;
+    long long n = 7;
+    assert_int_equal(vp_parse_count("12", 1, 100, &n), 0);
+    assert_int_equal(n, 12);
+    assert_int_equal(vp_parse_count("0", 1, 100, &n), -1);
+    assert_int_equal(vp_parse_count("101", 1, 100, &n), -1);
+    assert_int_equal(vp_parse_count("12x", 1, 100, &n), -1);
+    assert_int_equal(vp_parse_count("", 0, 100, &n), -1);
+    assert_int_equal(vp_parse_count("99999999999999999999", 0, INT64_MAX, &n), -1);
+    assert_int_equal(n, 12);   /* untouched when refused */
+    double v = 0;
+    assert_int_equal(vp_parse_positive("2e3", &v), 0);
+    assert_true(v == 2000);
+    assert_int_equal(vp_parse_positive("0", &v), -1);
+    assert_int_equal(vp_parse_positive("inf", &v), -1);
+    assert_int_equal(vp_parse_positive("1.5s", &v), -1);
+    assert_int_equal(vp_parse_seconds("1.82", &v), 0);
+    assert_true(v == 1.82);
+    assert_int_equal(vp_parse_seconds("1.82s", &v), 0);
+    assert_true(v == 1.82);
+    assert_int_equal(vp_parse_seconds("1820ms", &v), 0);
+    assert_true(v == 1820 * 1e-3);
+    assert_int_equal(vp_parse_seconds("1820 us", &v), 0);
+    assert_true(v == 1820 * 1e-6);
+    assert_int_equal(vp_parse_seconds("1820 min", &v), -1);
+    assert_int_equal(vp_parse_seconds("-1s", &v), -1);
+    assert_int_equal(vp_parse_seconds("ms", &v), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_first_wins),
         cmocka_unit_test(test_error_truncates),
+        cmocka_unit_test(test_parse_numbers),
         cmocka_unit_test(test_strndup),
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_strmap_basic),
