@@ -14,7 +14,7 @@ static int ident_char(char c)
 /* The length of the literal that starts at s[i], 0 when none does. */
 static size_t literal_len(const char *s, size_t i)
 {
-    if (i > 0 && ident_char(s[i - 1]))
+    if (i > 0 && (ident_char(s[i - 1]) || (s[i] == '-' && s[i - 1] == ')')))
         return 0;
     size_t j = i;
     if (s[j] == '-' && isdigit((unsigned char)s[j + 1]))

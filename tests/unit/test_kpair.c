@@ -41,6 +41,8 @@ static void test_key_literals(void **state)
     key_is("k<4th>", "k<4th>");
     key_is("truefn<trueish>", "truefn<trueish>");
     key_is("a-1", "a-#");          /* after an identifier the minus is an operator, kept */
+    key_is("f()-1", "f()-#");
+    key_is("g<-1>", "g<#>");
     key_is("", "");
     key_is("12", "#");
 }
