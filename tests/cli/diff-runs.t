@@ -185,3 +185,61 @@ case_ 'summary: FP32 GEMMs on an A100 suggest BF16'
 vp summary -f csv new.json
 expect_status 0
 expect_stdout_has 'fp32_gemm,FP32 GEMMs where BF16 is expected,"33.3% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm) on NVIDIA A100-SXM4-80GB (compute capability 8.0, BF16 tensor cores)",check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones'
+
+case_ 'diff -j 2 on directories of two ranks each: the facts cross the partials'
+mkdir -p b n && cp base.json b/r0.json && cp base.json b/r1.json && cp new.json n/r0.json && cp new.json n/r1.json
+vp diff -j 2 -q -f csv --top 1 b n
+expect_status 0
+expect_stdout <<'END'
+Property,Base,New,Differs
+device,Tesla V100-SXM2-32GB,NVIDIA A100-SXM4-80GB,yes
+GPUs,1,1,no
+compute capability,7.0,8.0,yes
+world size,2,4,yes
+ranks,2,2,no
+steps,1,2,yes
+trace schema,1,-,yes
+
+Base Total (ns),New Total (ns),Delta (ns),Relative (%),Base Instances,New Instances,Status,Name
+100000,0,-100000,-100.0,2,0,gone,volta_sgemm_128x64_nn
+
+Class,Base Total (ns),New Total (ns),Delta (ns),Relative (%)
+compute,380000,324000,-56000,-14.7
+
+Metric,Base,New,Delta,Relative (%),Unit
+ranks,2.000000,2.000000,0.000000,0.0,count
+gpus,1.000000,1.000000,0.000000,0.0,count
+steps,1.000000,2.000000,1.000000,100.0,count
+step.median,1000000.000000,1000000.000000,0.000000,0.0,ns
+step.mean,1000000.000000,1000000.000000,0.000000,0.0,ns
+step.min,1000000.000000,1000000.000000,0.000000,0.0,ns
+step.max,1000000.000000,1000000.000000,0.000000,0.0,ns
+step.spread_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+gpu.span,480000.000000,424000.000000,-56000.000000,-11.7,ns
+gpu.busy_pct,79.166667,76.415094,-2.751572,,percent (Delta: points)
+gpu.compute_pct,79.166667,76.415094,-2.751572,,percent (Delta: points)
+gpu.idle_pct,20.833333,23.584906,2.751572,,percent (Delta: points)
+memcpy.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+comm.total,0.000000,0.000000,0.000000,,ns
+comm.exposed,0.000000,0.000000,0.000000,,ns
+comm.exposed_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+comm.exposed_step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+kernels.count,12.000000,12.000000,0.000000,0.0,count
+kernels.total,380000.000000,324000.000000,-56000.000000,-14.7,ns
+kernels.short_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+dataloader.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+sync.count,0.000000,0.000000,0.000000,,count
+sync.time,0.000000,0.000000,0.000000,,ns
+sync.step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+gemm.fp32_pct,33.333333,33.333333,0.000000,,percent (Delta: points)
+attention.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+attention.flash,0.000000,0.000000,0.000000,,count
+rank.spread_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+END
+
+case_ 'summary partials keep the compute capability: reduce gives the same advice'
+vp summary --save-part 'p%i.vpart' b/r0.json b/r1.json
+expect_status 0
+vp reduce -f csv p0.vpart p1.vpart
+expect_status 0
+expect_stdout_has 'fp32_gemm,FP32 GEMMs where FP16 (AMP) is expected,33.3% of GEMM time is in FP32 kernels (sgemm) on Tesla V100-SXM2-32GB (compute capability 7.0: no BF16 tensor cores),'
