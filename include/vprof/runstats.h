@@ -54,7 +54,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 3
+#define VP_RUN_PART_VERSION 4
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -76,6 +76,12 @@ void vp_run_set(vp_run *r, const char *name, double value);
 /* A metric value as a person reads it: "612 ms", "4.50 GiB", "61.53%",
  * "12", "0.4123". */
 void vp_metric_format(char *buf, size_t n, vp_col_type unit, double v);
+/* A change of a metric, signed: "+4.00 us", "-1.20 GiB", "+2"; a percent
+ * metric's in percentage points, "+2.33 pp" (52.90% -> 55.23%); one that
+ * reads as zero unsigned ("0 ns", "0.00 pp"). */
+void vp_metric_format_change(char *buf, size_t n, vp_col_type unit, double change);
+/* The unit's name in machine output: ns, bytes, percent, count, ratio. */
+const char *vp_metric_unit_name(vp_col_type unit);
 
 /* Kernels, sorted by total descending (then name). */
 size_t vp_run_nkernels(const vp_run *r);
@@ -89,6 +95,12 @@ const char *vp_run_device(const vp_run *r);   /* deviceProperties[0].name, or ""
 int vp_run_device_count(const vp_run *r);     /* GPUs seen (deviceProperties, else pids) */
 /* The largest distributedInfo.world_size of the files, 0 when none has one. */
 long vp_run_world(const vp_run *r);
+/* deviceProperties[0]'s computeMajor.computeMinor (8.0 on an A100, 7.0 on
+ * a V100; AMD's ROCm traces give the gfx major, 9); 0 when no trace had
+ * one (an Ascend run, a trace without deviceProperties). */
+int vp_run_compute_capability(const vp_run *r, int *major, int *minor);
+/* The first trace's top-level schemaVersion (Kineto writes 1), 0: none. */
+long vp_run_schema(const vp_run *r);
 /* After vp_run_finish: the step time MFU uses (vprof/mfu.h), ns; 0: no step. */
 double vp_run_mfu_step(const vp_run *r);
 /* 1 when the run is an Ascend profile (an Ascend directory, or a trace

@@ -71,6 +71,47 @@ static vp_finding *add(vp_finding *out, size_t *n, size_t max, const char *rule,
     return f;
 }
 
+/* FP32 GEMMs: what to use instead depends on the tensor cores the device
+ * has.  BF16 ones came with compute capability 8.0 (A100); a V100 (7.0)
+ * or T4 (7.5) has FP16 ones only, which AMP's float16 autocast (with a
+ * gradient scaler) uses; a device without deviceProperties is named as
+ * unknown rather than guessed. */
+static vp_finding *fp32_gemm_finding(const vp_run *r, double share, vp_finding *f)
+{
+    if (!f)
+        return NULL;
+    int major, minor;
+    const char *dev = vp_run_device(r)[0] ? vp_run_device(r) : "the GPU";
+    if (!vp_run_compute_capability(r, &major, &minor)) {
+        f->suggestion = "check dtypes and autocast: BF16 GEMMs on devices with BF16 tensor cores "
+                        "(compute capability 8.0 and later: A100, H100), FP16 with AMP "
+                        "(autocast float16 and a gradient scaler) on older ones (V100, T4)";
+        snprintf(f->what, sizeof f->what, "FP32 GEMMs where BF16 or FP16 is expected");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%.1f%% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm); the "
+                 "device is unknown (no compute capability in deviceProperties)", share);
+    } else if (major >= 8) {
+        f->suggestion = "check dtypes and autocast: bf16 GEMMs are several times faster than FP32 "
+                        "or TF32 ones";
+        snprintf(f->what, sizeof f->what, "FP32 GEMMs where BF16 is expected");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%.1f%% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm) on %s "
+                 "(compute capability %d.%d, BF16 tensor cores)", share, dev, major, minor);
+    } else {
+        f->suggestion = major >= 7
+                            ? "use AMP with FP16 (autocast float16 and a gradient scaler): "
+                              "FP16 tensor-core GEMMs are several times faster than FP32 ones; "
+                              "this device has no BF16 tensor cores"
+                            : "use AMP with FP16 (autocast float16 and a gradient scaler) where "
+                              "the device computes FP16 fast; it has no tensor cores, BF16 none";
+        snprintf(f->what, sizeof f->what, "FP32 GEMMs where FP16 (AMP) is expected");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%.1f%% of GEMM time is in FP32 kernels (sgemm) on %s (compute capability "
+                 "%d.%d: no BF16 tensor cores)", share, dev, major, minor);
+    }
+    return f;
+}
+
 size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max)
 {
     size_t n = 0;
@@ -145,21 +186,21 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                  "remove .item(), .cpu(), .tolist() and printing of tensors from the training "
                  "loop; log asynchronously"))) {
         snprintf(f->what, sizeof f->what, "the host waits for the %s inside the steps", dev);
-        snprintf(f->evidence, sizeof f->evidence,
+        int n_ev = 0;
+        if (get(r, "sync.time", &b) && get(r, "sync.step_pct", &c)) {
+            vp_human_ns(t1, sizeof t1, b);
+            n_ev = snprintf(f->evidence, sizeof f->evidence,
+                            "%s blocked in syncs, %.1f%% of the steps' wall time: ", t1, c);
+        }
+        snprintf(f->evidence + n_ev, sizeof f->evidence - (size_t)n_ev,
                  npu ? "%.0f blocking calls (aclrtSynchronizeStream, aclrtSynchronizeDevice, "
                        "aclrtSynchronizeEvent, synchronous aclrtMemcpy) inside the steps"
                      : "%.0f blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, "
                        "cudaEventSynchronize, synchronous cudaMemcpy) inside the steps",
                  a);
     }
-    if (get(r, "gemm.fp32_pct", &a) && a > vp_threshold_get(th, "fp32_gemm") &&
-        (f = add(out, &n, max, "fp32_gemm",
-                 "check dtypes and autocast: bf16 GEMMs are several times faster than FP32 "
-                 "or TF32 ones"))) {
-        snprintf(f->what, sizeof f->what, "FP32 GEMMs where BF16 is expected");
-        snprintf(f->evidence, sizeof f->evidence,
-                 "%.1f%% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm)", a);
-    }
+    if (get(r, "gemm.fp32_pct", &a) && a > vp_threshold_get(th, "fp32_gemm"))
+        f = fp32_gemm_finding(r, a, add(out, &n, max, "fp32_gemm", NULL));
     if (get(r, "kernels.short_pct", &a) && a > vp_threshold_get(th, "short_kernels") &&
         (f = add(out, &n, max, "short_kernels",
                  "launch overhead dominates: CUDA graphs, kernel fusion, torch.compile"))) {

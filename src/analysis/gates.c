@@ -268,17 +268,10 @@ int vp_gate_eval(const vp_gate *g, const vp_run *base, const vp_run *now, vp_gat
         change = res->now - res->base;
         res->cond = compare(change, g->op, g->value);
         char d[48];
-        if (g->unit == VP_COL_PERCENT) {
-            /* a change of a percentage is in points, not a percentage of it */
-            snprintf(d, sizeof d, "%.2f pp", fabs(change));
-            snprintf(lim, sizeof lim, "%.2f pp", fabs(g->value));
-        } else {
-            vp_metric_format(d, sizeof d, g->unit, fabs(change));
-            vp_metric_format(lim, sizeof lim, g->unit, fabs(g->value));
-        }
-        snprintf(res->detail, sizeof res->detail, "%s%s %s -> %s (change %s%s; %s %s%s is %s)",
-                 label, g->metric, a, b, change >= 0 ? "+" : "-", d, op_text(g->op),
-                 g->value >= 0 ? "+" : "-", lim, res->cond ? "true" : "false");
+        vp_metric_format_change(d, sizeof d, g->unit, change);
+        vp_metric_format_change(lim, sizeof lim, g->unit, g->value);
+        snprintf(res->detail, sizeof res->detail, "%s%s %s -> %s (change %s; %s %s is %s)",
+                 label, g->metric, a, b, d, op_text(g->op), lim, res->cond ? "true" : "false");
     }
     return 0;
 }

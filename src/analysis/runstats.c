@@ -5,6 +5,7 @@
  * only per-name kernel totals, per-step times and a few counters stay. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ static const vp_metric catalogue[] = {
     {"kernels.short_pct", 0, VP_COL_PERCENT, +1, "kernels that ran shorter than the CPU call that launched them"},
     {"dataloader.pct", 0, VP_COL_PERCENT, +1, "DataLoader __next__ time inside the steps / the steps' wall time"},
     {"sync.count", 0, VP_COL_INT, +1, "blocking host-device syncs inside the steps (cuda{Stream,Device,Event}Synchronize, synchronous cudaMemcpy)"},
+    {"sync.time", 0, VP_COL_NS, +1, "time the host spent in those syncs: their durations, summed over ranks"},
+    {"sync.step_pct", 0, VP_COL_PERCENT, +1, "sync.time / the steps' wall time"},
     {"gemm.fp32_pct", 0, VP_COL_PERCENT, +1, "FP32 GEMM time (sgemm, TF32 s1688/s16816 tensor-op GEMMs) / all GEMM time"},
     {"attention.pct", 0, VP_COL_PERCENT, +1, "attention-like kernels (softmax, attention, attn, fmha, flash, sdpa) / kernel time"},
     {"attention.flash", 0, VP_COL_INT, -1, "1 when a fused attention kernel ran (flash, fmha, efficient_attention), else 0"},
@@ -80,10 +83,12 @@ struct vp_run {
     long world;              /* the largest distributedInfo.world_size, 0: none */
     char device[128];
     int gpus;
+    int cc_major, cc_minor;  /* the first device's compute capability; -1: unknown */
+    long schema;             /* the first trace's schemaVersion, 0: none */
     int dp_seen;             /* a file had deviceProperties while device was "" */
     /* sums over ranks */
     int64_t span, busy, compute, comm, overlap, exposed, memory;
-    int64_t step_wall, data, kernels, short_kernels, syncs;
+    int64_t step_wall, data, kernels, short_kernels, syncs, sync_time;
     int64_t *rank_compute;
     long *rank_ids;          /* per file: distributedInfo.rank, the file name, or position */
     size_t nranks;
@@ -152,7 +157,7 @@ typedef struct file_state {
     vp_gpuwork w;
     vp_memevents *mem;
     vp_ivset data;
-    int64_t *syncs;
+    int64_t *syncs;          /* start, duration of each blocking call */
     size_t nsync, capsync;
 } file_state;
 
@@ -162,6 +167,9 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
     if (cJSON_IsNumber(ws) && ws->valuedouble >= 1 && (long)ws->valuedouble > r->world)
         r->world = (long)ws->valuedouble;
+    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(meta, "schemaVersion");
+    if (!r->schema && cJSON_IsNumber(sv) && sv->valuedouble >= 1)
+        r->schema = (long)sv->valuedouble;
     const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
     if (!cJSON_IsArray(dp) || r->device[0])
         return;
@@ -171,6 +179,13 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *name = first ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
     if (cJSON_IsString(name))
         snprintf(r->device, sizeof r->device, "%s", name->valuestring);
+    const cJSON *major = first ? cJSON_GetObjectItemCaseSensitive(first, "computeMajor") : NULL;
+    const cJSON *minor = first ? cJSON_GetObjectItemCaseSensitive(first, "computeMinor") : NULL;
+    if (cJSON_IsNumber(major) && major->valuedouble >= 0 && major->valuedouble < 100) {
+        r->cc_major = (int)major->valuedouble;
+        r->cc_minor = cJSON_IsNumber(minor) && minor->valuedouble >= 0 && minor->valuedouble < 100
+                          ? (int)minor->valuedouble : 0;
+    }
 }
 
 /* What a file's work adds to the run, once read: rank is its rank. */
@@ -196,10 +211,12 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
         r->data += vp_ivset_measure_in(&f->data, a, b);
     }
     for (size_t i = 0; i < f->nsync; i++) {
-        long s = vp_steps_at(f->w.steps, f->syncs[i]);
+        long s = vp_steps_at(f->w.steps, f->syncs[2 * i]);
         int64_t a, b;
-        if (s >= 0 && vp_steps_window(f->w.steps, (size_t)s, &a, &b) == 1)
+        if (s >= 0 && vp_steps_window(f->w.steps, (size_t)s, &a, &b) == 1) {
             r->syncs++;
+            r->sync_time += f->syncs[2 * i + 1];
+        }
     }
 
     /* The counted GPU work: time breakdown, kernels, launches. */
@@ -279,9 +296,10 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
         else if (is_sync_call(&ev)) {
             if (f.nsync == f.capsync) {
                 f.capsync = f.capsync ? f.capsync * 2 : 64;
-                f.syncs = vp_realloc(f.syncs, f.capsync * sizeof *f.syncs);
+                f.syncs = vp_realloc(f.syncs, 2 * f.capsync * sizeof *f.syncs);
             }
-            f.syncs[f.nsync++] = ev.ts;
+            f.syncs[2 * f.nsync] = ev.ts;
+            f.syncs[2 * f.nsync++ + 1] = ev.has_dur && ev.dur > 0 ? ev.dur : 0;
         }
     }
     if (rc == 0) {
@@ -524,6 +542,8 @@ void vp_run_finish(vp_run *r)
     if (r->step_wall) {
         vp_run_set(r, "dataloader.pct", pct(r->data, r->step_wall));
         vp_run_set(r, "sync.count", (double)r->syncs);
+        vp_run_set(r, "sync.time", (double)r->sync_time);
+        vp_run_set(r, "sync.step_pct", pct(r->sync_time, r->step_wall));
     }
     if (gemm)
         vp_run_set(r, "gemm.fp32_pct", pct(fp32, gemm));
@@ -550,6 +570,7 @@ void vp_run_finish(vp_run *r)
 vp_run *vp_run_new(void)
 {
     vp_run *r = vp_calloc(1, sizeof *r);
+    r->cc_major = r->cc_minor = -1;
     vp_kernels_opts ko = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1};
     vp_kernels_init(&r->km, &ko);
     return r;
@@ -589,9 +610,12 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_str(b, r->device, strlen(r->device));
     vp_put_u64(b, (uint64_t)r->dp_seen);
     vp_put_i64(b, r->gpus);
+    vp_put_i64(b, r->cc_major);
+    vp_put_i64(b, r->cc_minor);
+    vp_put_i64(b, r->schema);
     const int64_t sums[] = {r->span, r->busy, r->compute, r->comm, r->overlap, r->exposed,
                             r->memory, r->step_wall, r->data, r->kernels, r->short_kernels,
-                            r->syncs};
+                            r->syncs, r->sync_time};
     for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
         vp_put_i64(b, sums[i]);
     vp_put_u64(b, r->nranks);
@@ -639,15 +663,22 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
     const char *dev = vp_get_str(&d, &len);
     int dp_seen = vp_get_u64(&d) != 0;
     int gpus = (int)vp_get_i64(&d);
+    int64_t major = vp_get_i64(&d), minor = vp_get_i64(&d), schema = vp_get_i64(&d);
+    if (major < -1 || major >= 100 || minor < -1 || minor >= 100 || schema < 0)
+        d.bad = 1;
     if (!r->device[0] && dp_seen && len < sizeof r->device) {
         memcpy(r->device, dev, len);
         r->device[len] = '\0';
         r->gpus = gpus;
         r->dp_seen = 1;
+        r->cc_major = (int)major;
+        r->cc_minor = (int)minor;
     }
+    if (!r->schema)
+        r->schema = (long)schema;
     int64_t *sums[] = {&r->span, &r->busy, &r->compute, &r->comm, &r->overlap, &r->exposed,
                        &r->memory, &r->step_wall, &r->data, &r->kernels, &r->short_kernels,
-                       &r->syncs};
+                       &r->syncs, &r->sync_time};
     for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
         add_amount(&d, sums[i], vp_get_i64(&d));
     size_t nr = vp_get_count(&d, 2);
@@ -709,6 +740,30 @@ void vp_metric_format(char *buf, size_t n, vp_col_type unit, double v)
     default:
         snprintf(buf, n, "%.4g", v);
         break;
+    }
+}
+
+void vp_metric_format_change(char *buf, size_t n, vp_col_type unit, double change)
+{
+    char mag[48];
+    if (unit == VP_COL_PERCENT)   /* a change of a percentage is in points, not a percentage of it */
+        snprintf(mag, sizeof mag, "%.2f pp", fabs(change));
+    else
+        vp_metric_format(mag, sizeof mag, unit, fabs(change));
+    /* a change that reads as zero takes no sign: never "-0.00 pp" */
+    snprintf(buf, n, "%s%s", !mag[strcspn(mag, "123456789")] ? "" : change < 0 ? "-" : "+", mag);
+}
+
+const char *vp_metric_unit_name(vp_col_type unit)
+{
+    switch (unit) {
+    case VP_COL_NS:
+    case VP_COL_NS_F: return "ns";
+    case VP_COL_BYTES: return "bytes";
+    case VP_COL_PERCENT: return "percent";
+    case VP_COL_INT: return "count";
+    case VP_COL_TEXT: return "text";
+    default: return "ratio";
     }
 }
 
@@ -776,4 +831,18 @@ double vp_run_mfu_step(const vp_run *r)
 long vp_run_world(const vp_run *r)
 {
     return r->world;
+}
+
+int vp_run_compute_capability(const vp_run *r, int *major, int *minor)
+{
+    if (r->cc_major < 0)
+        return 0;
+    *major = r->cc_major;
+    *minor = r->cc_minor;
+    return 1;
+}
+
+long vp_run_schema(const vp_run *r)
+{
+    return r->schema;
 }

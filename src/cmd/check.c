@@ -47,22 +47,10 @@ const char cmd_check_usage[] =
 
 enum { OPT_EXPECT = VP_OPT_FIRST_CMD, OPT_FAIL_IF, OPT_BASELINE, OPT_TOLERANCE, OPT_LIST };
 
-static const char *unit_name(vp_col_type u)
-{
-    switch (u) {
-    case VP_COL_NS:
-    case VP_COL_NS_F: return "ns";
-    case VP_COL_BYTES: return "bytes";
-    case VP_COL_PERCENT: return "percent";
-    case VP_COL_INT: return "count";
-    default: return "ratio";
-    }
-}
-
 static void list_metrics(void)
 {
     for (const vp_metric *m = vp_run_metric_catalogue(); m->name; m++)
-        printf("%-22s %-8s %-6s %s\n", m->name, unit_name(m->unit),
+        printf("%-22s %-8s %-6s %s\n", m->name, vp_metric_unit_name(m->unit),
                m->worse > 0 ? "lower" : m->worse < 0 ? "higher" : "-", m->what);
     printf("%-22s %-8s %-6s %s\n", "kernel:REGEX", "ns", "lower",
            "total time of the kernels whose name matches REGEX (POSIX extended)");

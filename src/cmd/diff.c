@@ -18,10 +18,14 @@
 const char cmd_diff_usage[] =
     "usage: vprof diff [options] BASE NEW\n"
     "\n"
-    "What changed from the BASE run to the NEW one: per kernel the total time,\n"
-    "instances and the change, sorted by the size of the change, kernels that\n"
-    "appear or disappear marked; per kernel class; and every run metric (step\n"
-    "time, GPU shares, exposed communication, peak memory, MFU ...). BASE and NEW\n"
+    "What changed from the BASE run to the NEW one: first what the runs were\n"
+    "(device, GPUs, compute capability, world size, ranks, steps, trace schema;\n"
+    "a warning names what differs); per kernel the total time, instances and the\n"
+    "change, sorted by the size of the change, kernels that appear or disappear\n"
+    "marked, names that differ only in literals (<128, 64> -> <256, 64>, 2ul ->\n"
+    "5ul) paired in one row; per kernel class; and every run metric (step time,\n"
+    "GPU shares, exposed communication, peak memory, MFU ...), percentages\n"
+    "changing in points (pp). BASE and NEW\n"
     "are a trace each, or a directory of a run's rank traces (*.json, *.json.gz,\n"
     "*.gz). --fail-if turns the diff into a CI gate: exit status 1 when one holds.\n"
     "\n"
@@ -31,6 +35,8 @@ const char cmd_diff_usage[] =
     "  --top N              keep the N largest kernel changes (per rank with --by rank)\n"
     "  --by rank            a row block per rank: the base's and the new run's traces\n"
     "                       of one rank compared (gates still judge the whole run)\n"
+    "      --exact-names    match kernels by their exact names only: no pairing of\n"
+    "                       names that differ in literals (docs/ci.md)\n"
     VP_RUN_USAGE
     "  -j, --jobs N         read N files at a time in worker processes (default: one per\n"
     "                       online core); the output is the same for every N\n"
@@ -49,7 +55,7 @@ const char cmd_diff_usage[] =
     "  vprof diff base.json.gz new.json.gz\n"
     "  vprof diff --fail-if 'step.median > +5%' --fail-if 'kernel:flash_fwd.* > +10%' base/ new/\n";
 
-enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_BY };
+enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_BY, OPT_EXACT_NAMES };
 
 /* A directory stands for the rank traces in it, sorted by name; one
  * without any stands for itself (an Ascend profile). */
@@ -161,6 +167,7 @@ int cmd_diff(int argc, char **argv)
         {"min-delta", required_argument, 0, OPT_MIN_DELTA},
         VP_TOP_LONGOPT,
         {"by", required_argument, 0, OPT_BY},
+        {"exact-names", no_argument, 0, OPT_EXACT_NAMES},
         {"jobs", required_argument, 0, 'j'},
         {0, 0, 0, 0},
     };
@@ -170,7 +177,7 @@ int cmd_diff(int argc, char **argv)
     vp_run_cli ro;
     vp_run_cli_init(&ro, "diff");
     vp_gate_list gates = {0};
-    int64_t min_delta = 0;
+    vp_diff_kernel_opts ko = {0};
     int c, status = VP_EXIT_USAGE, by_rank = 0;
     vp_run *base = NULL, *now = NULL;
     char **bp = NULL, **np = NULL;
@@ -198,10 +205,13 @@ int cmd_diff(int argc, char **argv)
             by_rank = 1;
             break;
         case OPT_MIN_DELTA:
-            if (parse_time(optarg, &min_delta) != 0) {
+            if (parse_time(optarg, &ko.min_delta) != 0) {
                 vp_usage_error("diff", "--min-delta: expected a time like 50us or 2ms, found '%s'", optarg);
                 goto out;
             }
+            break;
+        case OPT_EXACT_NAMES:
+            ko.exact_names = 1;
             break;
         default:
             vp_usage_error("diff", "unexpected option");
@@ -229,6 +239,14 @@ int cmd_diff(int argc, char **argv)
         !(now = vp_run_cli_read(&ro, &common, np, nn, &status)))
         goto out;
 
+    /* What the runs were comes first: a diff across devices or step
+     * counts compares more than the code change. */
+    vp_buf differs = {0};
+    vp_table *runs = vp_diff_runs_table(base, now, &differs);
+    if (differs.len)
+        vp_warn("diff: the runs differ in %s", differs.data);
+    vp_buf_free(&differs);
+
     vp_verdict *v = NULL;
     vp_gate_result *res = NULL;
     long failed = 0;
@@ -239,8 +257,11 @@ int cmd_diff(int argc, char **argv)
     if (gates.ci_format) {
         status = vp_gate_emit_ci(&gates, &common, "vprof diff", v, gates.n);
     } else {
-        vp_table *t[4];
-        size_t nt = 0, hidden = 0;
+        vp_table *all[5], **t = all + 1;
+        size_t nt = 0, hidden = 0, ambiguous = 0;
+        all[0] = runs;
+        runs = NULL;
+        ko.top = common.top;
         int raw = common.format == VP_FMT_CSV || common.format == VP_FMT_TSV ||
                   common.format == VP_FMT_JSON;
         t[0] = vp_diff_kernel_table(by_rank);
@@ -248,7 +269,7 @@ int cmd_diff(int argc, char **argv)
         t[2] = vp_diff_metric_table(by_rank, raw);
         nt = 3;
         if (!by_rank) {
-            hidden = vp_diff_kernel_rows(t[0], base, now, -1, min_delta, common.top);
+            hidden = vp_diff_kernel_rows(t[0], base, now, -1, &ko, &ambiguous);
             vp_diff_class_rows(t[1], base, now, -1);
             vp_diff_metric_rows(t[2], base, now, -1, raw);
         } else {
@@ -263,8 +284,8 @@ int cmd_diff(int argc, char **argv)
                         vp_table_add_note(t[0], "rank %ld is only in the base run", rb.ranks[i]);
                         continue;
                     }
-                    hidden += vp_diff_kernel_rows(t[0], rb.runs[i], rn.runs[j], rb.ranks[i], min_delta,
-                                              common.top);
+                    hidden += vp_diff_kernel_rows(t[0], rb.runs[i], rn.runs[j], rb.ranks[i], &ko,
+                                                  &ambiguous);
                     vp_diff_class_rows(t[1], rb.runs[i], rn.runs[j], rb.ranks[i]);
                     vp_diff_metric_rows(t[2], rb.runs[i], rn.runs[j], rb.ranks[i], raw);
                 }
@@ -281,16 +302,22 @@ int cmd_diff(int argc, char **argv)
             free_each(&rb);
             free_each(&rn);
         }
+        if (ambiguous)
+            vp_table_add_note(t[0], "%zu kernels not paired: their names differ only in literals "
+                                    "but several of one run share that form (docs/ci.md)",
+                              ambiguous);
         if (hidden)
             vp_table_add_note(t[0], "%zu kernels with smaller changes not shown (--min-delta, --top)",
                               hidden);
         vp_table_add_note(t[1], "kernels only (memcpy, memset and sync are in the metrics)");
+        vp_table_add_note(t[2], "Delta: new - base, in percentage points (pp) for a percentage; "
+                                "Relative: of the base value, none for a percentage");
         if (gates.n)
             t[nt++] = vp_verdict_table(v, gates.n);
         if (nt)
-            status = vp_emit_tables(&common, t, nt, "vprof.diff/1");
-        for (size_t i = 0; i < (nt ? nt : 3); i++)
-            vp_table_free(t[i]);
+            status = vp_emit_tables(&common, all, nt + 1, "vprof.diff/2");
+        for (size_t i = 0; i < (nt ? nt : 3) + 1; i++)
+            vp_table_free(all[i]);
     }
     if (status == VP_EXIT_OK && failed > 0) {
         for (size_t i = 0; i < gates.n; i++)
@@ -299,6 +326,7 @@ int cmd_diff(int argc, char **argv)
         status = VP_EXIT_GATE;
     }
     vp_gate_verdicts_free(v, res);
+    vp_table_free(runs);
 out:
     vp_run_free(base);
     vp_run_free(now);

@@ -155,16 +155,12 @@ static vp_table *metrics_table(const vp_run *r)
     vp_table_add_col(t, "Metric", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Value", VP_COL_RATIO, 6);
     vp_table_add_col(t, "Unit", VP_COL_TEXT, 0);
-    static const char *const unit_names[] = {
-        [VP_COL_TEXT] = "text", [VP_COL_INT] = "count", [VP_COL_NS] = "ns", [VP_COL_NS_F] = "ns",
-        [VP_COL_BYTES] = "bytes", [VP_COL_PERCENT] = "percent", [VP_COL_RATIO] = "ratio",
-    };
     for (size_t i = 0; i < vp_run_nmetrics(r); i++) {
         const vp_metric *m = vp_run_metric(r, i);
         size_t row = vp_table_add_row(t);
         vp_table_set_text(t, row, 0, m->name);
         vp_table_set_double(t, row, 1, m->value);
-        vp_table_set_text(t, row, 2, unit_names[m->unit]);
+        vp_table_set_text(t, row, 2, vp_metric_unit_name(m->unit));
     }
     return t;
 }

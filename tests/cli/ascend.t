@@ -393,9 +393,10 @@ for n in ("AscendCL@aclrtSynchronizeStream", "AscendCL@aclrtMemcpy", "AscendCL@a
 json.dump(ev, open(sys.argv[2], "w"))
 PY
 vp summary --threshold syncs=2 -f json synced.json
-expect_stdout_has '["sync.count",2,"count"]'
-vp summary --threshold syncs=2 synced.json
-expect_stdout_has "2 blocking calls (aclrtSynchronizeStream, aclrtSynchronizeDevice,"
+expect_stdout_has '["sync.count",2,"count"],["sync.time",10000,"ns"]'
+vp summary --threshold syncs=2 -f csv synced.json
+# the time lost: two 5 us calls in two 9 ms steps (10 us / 18 ms = 0.06 %)
+expect_stdout_has "10.0 us blocked in syncs, 0.1% of the steps' wall time: 2 blocking calls (aclrtSynchronizeStream, aclrtSynchronizeDevice, aclrtSynchronizeEvent, synchronous aclrtMemcpy) inside the steps"
 
 case_ "summary: memory peaks from memory_record.csv (PTA, torch_npu's caching allocator) where a rank has one"
 mkdir -p memrun

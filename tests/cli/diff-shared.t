@@ -9,39 +9,50 @@ cd "$SHARED/fixtures/real/hta/tests/data"
 vp diff -f csv trace_compare/base/base.json.gz trace_compare/test/test.json.gz
 expect_status 0
 expect_stdout <<'END'
-Base Total (ns),New Total (ns),Delta (ns),Delta (%),Base Instances,New Instances,Status,Name
+Property,Base,New,Differs
+device,-,-,no
+GPUs,0,0,no
+compute capability,-,-,no
+world size,-,-,no
+ranks,1,1,no
+steps,2,2,no
+trace schema,-,-,no
+
+Base Total (ns),New Total (ns),Delta (ns),Relative (%),Base Instances,New Instances,Status,Name
 12000,8000,-4000,-33.3,3,2,,"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3>)"
 5000,5000,0,0.0,1,1,,"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)"
 415000,415000,0,0.0,2,2,,"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)"
 
-Class,Base Total (ns),New Total (ns),Delta (ns),Delta (%)
+Class,Base Total (ns),New Total (ns),Delta (ns),Relative (%)
 compute,432000,428000,-4000,-0.9
 
-Metric,Base,New,Change (%)
-ranks,1.000000,1.000000,0.0
-gpus,0.000000,0.000000,
-steps,2.000000,2.000000,0.0
-step.median,111223500.000000,111223500.000000,0.0
-step.mean,111223500.000000,111223500.000000,0.0
-step.min,100298000.000000,100298000.000000,0.0
-step.max,122149000.000000,122149000.000000,0.0
-step.spread_pct,19.646028,19.646028,0.0
-gpu.span,274498000.000000,274353000.000000,-0.1
-gpu.busy_pct,0.617127,0.615995,-0.2
-gpu.compute_pct,0.157378,0.156003,-0.9
-gpu.idle_pct,99.382873,99.384005,0.0
-memcpy.pct,0.459748,0.459991,0.1
-comm.total,0.000000,0.000000,
-comm.exposed,0.000000,0.000000,
-comm.exposed_pct,0.000000,0.000000,
-comm.exposed_step_pct,0.000000,0.000000,
-kernels.count,6.000000,5.000000,-16.7
-kernels.total,432000.000000,428000.000000,-0.9
-kernels.short_pct,0.000000,0.000000,
-dataloader.pct,0.000000,0.000000,
-sync.count,0.000000,0.000000,
-attention.pct,0.000000,0.000000,
-attention.flash,0.000000,0.000000,
+Metric,Base,New,Delta,Relative (%),Unit
+ranks,1.000000,1.000000,0.000000,0.0,count
+gpus,0.000000,0.000000,0.000000,,count
+steps,2.000000,2.000000,0.000000,0.0,count
+step.median,111223500.000000,111223500.000000,0.000000,0.0,ns
+step.mean,111223500.000000,111223500.000000,0.000000,0.0,ns
+step.min,100298000.000000,100298000.000000,0.000000,0.0,ns
+step.max,122149000.000000,122149000.000000,0.000000,0.0,ns
+step.spread_pct,19.646028,19.646028,0.000000,,percent (Delta: points)
+gpu.span,274498000.000000,274353000.000000,-145000.000000,-0.1,ns
+gpu.busy_pct,0.617127,0.615995,-0.001132,,percent (Delta: points)
+gpu.compute_pct,0.157378,0.156003,-0.001375,,percent (Delta: points)
+gpu.idle_pct,99.382873,99.384005,0.001132,,percent (Delta: points)
+memcpy.pct,0.459748,0.459991,0.000243,,percent (Delta: points)
+comm.total,0.000000,0.000000,0.000000,,ns
+comm.exposed,0.000000,0.000000,0.000000,,ns
+comm.exposed_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+comm.exposed_step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+kernels.count,6.000000,5.000000,-1.000000,-16.7,count
+kernels.total,432000.000000,428000.000000,-4000.000000,-0.9,ns
+kernels.short_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+dataloader.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+sync.count,0.000000,0.000000,0.000000,,count
+sync.time,0.000000,0.000000,0.000000,,ns
+sync.step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+attention.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+attention.flash,0.000000,0.000000,0.000000,,count
 END
 expect_stderr <<'END'
 END
