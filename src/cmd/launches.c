@@ -148,7 +148,7 @@ int cmd_launches(int argc, char **argv)
     vp_common_init(&l.common);
     l.o.runtime_cutoff = 50000;
     l.o.delay_cutoff = 100000;
-    int c, status = VP_EXIT_USAGE;
+    int c, status = VP_EXIT_USAGE, sorted = 0;
     optind = 1;
     while ((c = vp_getopt(&l.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
         status = VP_EXIT_USAGE;
@@ -157,6 +157,7 @@ int cmd_launches(int argc, char **argv)
         case OPT_SORT:
             if (parse_sort(&l, optarg) != 0)
                 goto out;
+            sorted = 1;
             break;
         case OPT_RUNTIME_CUTOFF:
             if (parse_us(optarg, "--runtime-cutoff", &l.o.runtime_cutoff) != 0)
@@ -174,6 +175,10 @@ int cmd_launches(int argc, char **argv)
     if (c == VP_OPT_EXIT)
         goto out;
     status = VP_EXIT_USAGE;
+    if (sorted && !l.list) {
+        vp_usage_error("launches", "--sort orders the rows of --list, which is not given");
+        goto out;
+    }
     if (optind >= argc) {
         vp_usage_error("launches", "no trace given (a file, or - for standard input)");
         goto out;
