@@ -26,6 +26,14 @@ const vp_cmd *vp_cmd_find(const char *name);
 /* The subcommands, one file each in src/cmd/. */
 int cmd_kernels(int argc, char **argv);
 extern const char cmd_kernels_usage[];
+int cmd_launches(int argc, char **argv);
+extern const char cmd_launches_usage[];
+int cmd_api(int argc, char **argv);
+extern const char cmd_api_usage[];
+int cmd_copies(int argc, char **argv);
+extern const char cmd_copies_usage[];
+int cmd_ranges(int argc, char **argv);
+extern const char cmd_ranges_usage[];
 int cmd_memory(int argc, char **argv);
 extern const char cmd_memory_usage[];
 int cmd_comm(int argc, char **argv);

@@ -1,0 +1,35 @@
+/* vprof api: per runtime and driver API name, nsys cuda_api_sum. */
+#include "cmd/cli.h"
+#include "cmd/evsum_cli.h"
+
+const char cmd_api_usage[] =
+    "usage: vprof api [options] TRACE...\n"
+    "\n"
+    "Which runtime and driver API calls take the CPU's time: one row per API name\n"
+    "with the columns of `nsys stats --report cuda_api_sum`, from the cuda_runtime and\n"
+    "cuda_driver events (and other back ends' *_runtime, *_driver: hip, MTIA, XPU).\n"
+    "Several traces give one combined table. TRACE is a Chrome/Kineto trace, plain or\n"
+    "gzip, or - for standard input.\n"
+    "\n"
+    "  --top N            keep the N first rows; 0 = all\n"
+    "  -f, --format FMT   table (default), csv, tsv, json, md\n"
+    "  -o, --output FILE  write there instead of standard output\n"
+    "      --full-names   never shorten names in the table format\n"
+    "      --partial      accept a truncated trace, with a warning saying how much was read\n"
+    "  -v, --verbose      say what was read, per file\n"
+    "  -q, --quiet        no warnings, no progress bar\n"
+    VP_SCALE_USAGE
+    "  -h, --help         this help\n"
+    "\n"
+    "Columns: Time (%) is the row's share of the listed total; Total, Avg, Med (exact\n"
+    "median), Min, Max and StdDev (sample standard deviation, 0 for one call) are\n"
+    "nanoseconds of the calls' durations (docs/api.md).\n"
+    "\n"
+    "Examples:\n"
+    "  vprof api trace.json.gz\n"
+    "  vprof api -f csv --top 10 rank*.json.gz\n";
+
+int cmd_api(int argc, char **argv)
+{
+    return vp_evsum_command(argc, argv, "api", VP_EVSUM_API);
+}

@@ -1,0 +1,36 @@
+/* vprof copies: memcpy and memset per kind, nsys cuda_gpu_mem_time_sum and
+ * cuda_gpu_mem_size_sum. */
+#include "cmd/cli.h"
+#include "cmd/evsum_cli.h"
+
+const char cmd_copies_usage[] =
+    "usage: vprof copies [options] TRACE...\n"
+    "\n"
+    "What the GPU's memory copies and sets cost and move: one row per operation kind\n"
+    "(HtoD, DtoH, DtoD, HtoH, PtoP from the memcpy names, and memset) with the columns\n"
+    "of `nsys stats --report cuda_gpu_mem_time_sum`, then a table of the bytes each\n"
+    "moved (args.bytes) as `cuda_gpu_mem_size_sum` in bytes, with the achieved\n"
+    "bandwidth. Several traces give one combined table. TRACE is a Chrome/Kineto\n"
+    "trace, plain or gzip, or - for standard input.\n"
+    "\n"
+    "  --top N            keep the N first rows; 0 = all\n"
+    "  -f, --format FMT   table (default), csv, tsv, json, md\n"
+    "  -o, --output FILE  write there instead of standard output\n"
+    "      --full-names   never shorten names in the table format\n"
+    "      --partial      accept a truncated trace, with a warning saying how much was read\n"
+    "  -v, --verbose      say what was read, per file\n"
+    "  -q, --quiet        no warnings, no progress bar\n"
+    VP_SCALE_USAGE
+    "  -h, --help         this help\n"
+    "\n"
+    "Columns: times are nanoseconds, sizes bytes; Bandwidth (GB/s) is the kind's\n"
+    "total bytes over its total time (docs/copies.md).\n"
+    "\n"
+    "Examples:\n"
+    "  vprof copies trace.json.gz\n"
+    "  vprof copies -f csv rank*.json.gz\n";
+
+int cmd_copies(int argc, char **argv)
+{
+    return vp_evsum_command(argc, argv, "copies", VP_EVSUM_COPIES);
+}

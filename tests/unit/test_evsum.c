@@ -1,0 +1,145 @@
+/* Unit tests for src/analysis/evsum.c: the three families' selection and
+ * keys (API names, copy kinds with bytes, ranges per category), exact
+ * statistics, and the partial result's save/merge round trip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "vprof/evsum.h"
+
+#include "tmppath.h"
+
+static const char trace[] =
+    "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 0, \"dur\": 4},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 5, \"dur\": 2},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_driver\", \"name\": \"cuLaunchKernel\", \"ts\": 9, \"dur\": 9},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 20},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"ts\": 30, \"dur\": 2, \"args\": {\"bytes\": 2000}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", \"ts\": 40, \"dur\": 1, \"args\": {\"bytes\": 4000}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset (Device)\", \"ts\": 50, \"dur\": 1, \"args\": {\"bytes\": 8}},\n"
+    "{\"ph\": \"X\", \"cat\": \"Memcpy\", \"name\": \"Memcpy\", \"ts\": 60, \"dur\": 3},\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"fwd\", \"ts\": 0, \"dur\": 10},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"fwd\", \"ts\": 2, \"dur\": 20},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 2, \"dur\": 20}\n"
+    "]}\n";
+
+static char dir[256], path[320];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-test-evsum")))
+        return -1;
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(trace, f);
+    fclose(f);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(path);
+    rmdir(dir);
+    return 0;
+}
+
+static void read_family(vp_evsum *s, vp_evsum_family f)
+{
+    vp_evsum_opts o = {.family = f};
+    vp_error err = {0};
+    vp_evsum_init(s, &o);
+    assert_int_equal(vp_evsum_read(s, path, &err), VP_EXIT_OK);
+    vp_evsum_finish(s);
+}
+
+static void test_api(void **state)
+{
+    (void)state;
+    vp_evsum s;
+    read_family(&s, VP_EVSUM_API);
+    assert_int_equal(s.ngroups, 2);
+    assert_string_equal(s.str[s.groups[0].name], "cuLaunchKernel");
+    assert_int_equal(s.groups[0].d.total, 9000);
+    assert_string_equal(s.str[s.groups[1].name], "cudaLaunchKernel");
+    assert_int_equal(s.groups[1].d.n, 2);
+    assert_true(s.groups[1].d.median == 3000.0);
+    assert_int_equal(s.no_dur, 1);
+    assert_int_equal(s.grand, 15000);
+    vp_evsum_free(&s);
+}
+
+static void test_copies(void **state)
+{
+    (void)state;
+    vp_evsum s;
+    read_family(&s, VP_EVSUM_COPIES);
+    assert_int_equal(s.ngroups, 3);
+    /* HtoD 3 us, other 3 us (ties by name), memset 1 us */
+    assert_string_equal(s.str[s.groups[0].name], "HtoD");
+    assert_int_equal(s.groups[0].d.n, 2);
+    assert_int_equal(s.groups[0].b.total, 6000);
+    assert_true(s.groups[0].b.median == 3000.0);
+    assert_string_equal(s.str[s.groups[1].name], "other");
+    assert_int_equal(s.groups[1].nbytes, 0);
+    assert_string_equal(s.str[s.groups[2].name], "memset");
+    assert_int_equal(s.groups[2].b.total, 8);
+    size_t n;
+    const char *k = vp_copy_kind("Memcpy PtoP (Device -> Device)", 30, &n);
+    assert_int_equal(n, 4);
+    assert_memory_equal(k, "PtoP", 4);
+    vp_evsum_free(&s);
+}
+
+static void test_ranges_and_merge(void **state)
+{
+    (void)state;
+    vp_evsum a, b;
+    read_family(&a, VP_EVSUM_RANGES);
+    assert_int_equal(a.ngroups, 2);
+    assert_string_equal(a.str[a.groups[0].cat], "gpu_user_annotation");
+    assert_int_equal(a.groups[0].d.total, 20000);
+    assert_string_equal(a.str[a.groups[1].cat], "user_annotation");
+    vp_evsum_opts o = {.family = VP_EVSUM_RANGES};
+    vp_evsum_init(&b, &o);
+    vp_evsum c;
+    vp_evsum_init(&c, &o);
+    vp_error err = {0};
+    assert_int_equal(vp_evsum_read(&c, path, &err), VP_EXIT_OK);
+    vp_buf buf = {0};
+    vp_evsum_save(&c, &buf);
+    assert_int_equal(vp_evsum_merge(&b, buf.data, buf.len, &err), 0);
+    assert_int_equal(vp_evsum_merge(&b, buf.data, buf.len, &err), 0);
+    vp_evsum_finish(&b);
+    assert_int_equal(b.nfiles, 2);
+    assert_int_equal(b.ngroups, 2);
+    assert_int_equal(b.groups[0].d.n, 2);
+    assert_int_equal(b.groups[0].d.total, 40000);
+    assert_string_equal(b.str[b.groups[1].cat], "user_annotation");
+    assert_int_equal(vp_evsum_merge(&b, buf.data, buf.len - 1, &err), -1);
+    vp_buf_free(&buf);
+    vp_evsum_free(&a);
+    vp_evsum_free(&b);
+    vp_evsum_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_api),
+        cmocka_unit_test(test_copies),
+        cmocka_unit_test(test_ranges_and_merge),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
