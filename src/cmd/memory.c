@@ -208,7 +208,8 @@ static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
     int rc = vp_parts_run(&o->common, &parts, inputs, n);
     if (rc == VP_EXIT_OK) {
         vp_memevents_finish(c.m);
-        vp_memdoc d = {.kind = VP_MEMDOC_TRACE, .path = inputs[0], .name = inputs[0], .events = c.m};
+        vp_memdoc d = {.kind = VP_MEMDOC_TRACE, .path = inputs[0], .name = inputs[0],
+                       .events = c.m};
         rc = emit(o, &d);
     } else if (rc == VP_PARTS_DONE) {
         rc = VP_EXIT_OK;
