@@ -59,6 +59,7 @@ typedef enum vp_hint {
     VP_HINT_METRICS_LIST,     /* an unknown gate metric: where the metrics are listed */
     VP_HINT_METRIC_NEEDS,     /* a metric a run lacks: where what it needs is said */
     VP_HINT_BASE_RUN,         /* a gate on a change without a base run: how to give one */
+    VP_HINT_MEMORY_SNAPSHOT,  /* a memory snapshot where a trace was expected: what reads it */
     VP_HINT_COUNT,
 } vp_hint;
 

@@ -11,6 +11,7 @@
 
 #include "cmd/ascend_cmd.h"
 #include "cmd/cli.h"
+#include "cmd/inputs.h"
 #include "cmd/scale.h"
 #include "vprof/error.h"
 #include "vprof/memview.h"
@@ -319,6 +320,8 @@ static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
     return rc;
 }
 
+static int memory_inputs(const mem_opts *o, char *const *inputs, size_t n);
+
 int cmd_memory(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -383,28 +386,42 @@ int cmd_memory(int argc, char **argv)
     o.v.top = o.common.top;
     if (optind >= argc)
         return vp_usage_error("memory", "no input given (a snapshot, a trace or a memory timeline)");
+    if (vp_reducing)
+        return memory_inputs(&o, argv + optind, (size_t)(argc - optind));
+    vp_inputs in;
+    if ((status = vp_inputs_resolve("memory", argv + optind, (size_t)(argc - optind), &in)) != 0)
+        return status;
+    status = memory_inputs(&o, in.paths, in.n);
+    vp_inputs_free(&in);
+    return status;
+}
+
+/* The operands, resolved (cmd/inputs.h): a directory of traces is
+ * several traces. */
+static int memory_inputs(const mem_opts *o, char *const *inputs, size_t n)
+{
     /* Several traces, or partial results, take the path of the other
      * multi-file commands; one input stays the single-input report (the
      * timeline and the plot need one trace's points). */
-    if (argc - optind > 1 || o.common.save_part || o.common.mpi || vp_reducing) {
-        if (o.v.timeline || o.plot)
+    if (n > 1 || o->common.save_part || o->common.mpi || vp_reducing) {
+        if (o->v.timeline || o->plot)
             return vp_usage_error("memory", "--timeline and --plot read one trace, not several "
                                             "(nor with --save-part or --mpi)");
-        if (wants_stacks(&o))
+        if (wants_stacks(o))
             return vp_usage_error("memory", "%s, which is read alone", NEEDS_SNAPSHOT);
-        return report_traces(&o, argv + optind, (size_t)(argc - optind));
+        return report_traces(o, inputs, n);
     }
-    const char *path = argv[optind];
+    const char *path = inputs[0];
 
     vp_error err = {0};
     char *spooled = NULL;
     asc_arg aa = asc_arg_of(path);
     if (aa.is_dir || aa.kind == VP_ASC_MEMORY_RECORD || aa.kind == VP_ASC_OPERATOR_MEMORY ||
         aa.kind == VP_ASC_MODULE_MEM) {
-        if (wants_stacks(&o))
+        if (wants_stacks(o))
             return vp_usage_error("memory", "%s: %s is an Ascend profile, which has no stacks",
                                   NEEDS_SNAPSHOT, path);
-        return report_ascend(&o, path, aa.is_dir, aa.kind);
+        return report_ascend(o, path, aa.is_dir, aa.kind);
     }
     if (strcmp(path, "-") == 0) {
         if (!(spooled = vp_mem_spool_stdin(&err))) {
@@ -419,15 +436,15 @@ int cmd_memory(int argc, char **argv)
     if (vp_mem_sniff(spooled ? spooled : path, spooled != NULL, &kind, &whole, &gz, &err) != 0) {
         vp_error_print(&err);
         rc = VP_EXIT_INPUT;
-    } else if (kind != VP_MEM_SNAPSHOT && wants_stacks(&o)) {
+    } else if (kind != VP_MEM_SNAPSHOT && wants_stacks(o)) {
         rc = vp_usage_error("memory", "%s: %s is a %s, which has no stacks", NEEDS_SNAPSHOT, path,
                             kind == VP_MEM_TRACE ? "trace" : "memory timeline");
     } else if (kind == VP_MEM_TRACE) {
-        rc = report_trace(&o, spooled ? spooled : path, name);
+        rc = report_trace(o, spooled ? spooled : path, name);
     } else if (kind == VP_MEM_TIMELINE) {
-        rc = report_timeline(&o, whole.data, whole.len, name);
+        rc = report_timeline(o, whole.data, whole.len, name);
     } else {
-        rc = report_snapshot(&o, path, gz || spooled ? &whole : NULL, name);
+        rc = report_snapshot(o, path, gz || spooled ? &whole : NULL, name);
     }
     vp_buf_free(&whole);
     if (spooled) {

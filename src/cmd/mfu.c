@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/inputs.h"
 #include "vprof/flops.h"
 #include "vprof/mfu.h"
 #include "vprof/mfu_view.h"
@@ -204,14 +205,21 @@ static int steps_median(const vp_mfu_traces *tr, const char *what, rate *r, vp_b
 
 /* Reads the traces (the ranks of one run): their steps, deviceProperties
  * and distributedInfo. */
-static int read_traces(mfu *m, char *const *paths, size_t n, rate *r, vp_buf *notes,
+static int read_traces(mfu *m, char *const *args, size_t nargs, rate *r, vp_buf *notes,
                        char **device)
 {
     vp_mfu_traces tr = {0};
     vp_error err = {0};
+    vp_inputs in;
+    int st = vp_inputs_resolve("mfu", args, nargs, &in);
+    if (st != 0)
+        return st;
+    char *const *paths = in.paths;
+    size_t n = in.n;
     if (vp_mfu_read_traces(&tr, paths, n, m->has_steps ? &m->steps : NULL, m->common.partial,
                            &err) != 0) {
         vp_error_print(&err);
+        vp_inputs_free(&in);
         return VP_EXIT_INPUT;
     }
     int status = VP_EXIT_OK;
@@ -249,6 +257,7 @@ static int read_traces(mfu *m, char *const *paths, size_t n, rate *r, vp_buf *no
         vp_buf_free(&b);
     }
     vp_mfu_traces_free(&tr);
+    vp_inputs_free(&in);
     return status;
 }
 
