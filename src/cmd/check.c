@@ -135,6 +135,11 @@ static size_t baseline_gates(const vp_run *base, const vp_run *now, double tol, 
         if (!m) {
             failed = 1;
             snprintf(detail, 256, "%s is in the baseline but not in this run", b->name);
+        } else if (vp_metric_on_device(b->name) && !vp_run_has_device_work(now)) {
+            failed = 1;   /* zeros that measure nothing would pass as better */
+            snprintf(detail, 256, "%s: the run has no GPU/NPU activity (no kernel, memory copy "
+                                  "or collective in the counted events): nothing to judge",
+                     b->name);
         } else {
             double change = b->value != 0 ? (m->value - b->value) / fabs(b->value)
                                           : (m->value == b->value ? 0 : (m->value > 0 ? INFINITY : -INFINITY));

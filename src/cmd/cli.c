@@ -93,6 +93,11 @@ int vp_usage_error(const char *cmd, const char *fmt, ...)
     return VP_EXIT_USAGE;
 }
 
+int vp_options_conflict(const char *cmd, const char *a, const char *b, const char *why)
+{
+    return vp_usage_error(cmd, "%s and %s cannot be given together: %s", a, b, why);
+}
+
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg)
 {
     switch (c) {

@@ -154,6 +154,11 @@ const char *vp_shape_options(size_t *len);
  * VP_EXIT_USAGE. */
 int vp_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Two options that exclude each other (one would be silently ignored):
+ * prints "vprof: CMD: A and B cannot be given together: WHY" and the help
+ * line; returns VP_EXIT_USAGE. */
+int vp_options_conflict(const char *cmd, const char *a, const char *b, const char *why);
+
 /* Writes tables to the output named by o (stdout when none), in o's
  * format; the table format uses the terminal width when stdout is a tty,
  * and colour unless NO_COLOR is set.  Returns an exit status. */

@@ -384,6 +384,12 @@ int cmd_memory(int argc, char **argv)
         }
     }
     o.v.top = o.common.top;
+    if (o.v.timeline && wants_stacks(&o))
+        return vp_options_conflict("memory", "--timeline",
+                                   o.v.by_site ? "--by site" : o.v.leaks ? "--leaks"
+                                   : o.v.all_frames ? "--all-frames" : "--stack",
+                                   "--timeline prints the bytes after every event instead of "
+                                   "the summary that these shape");
     if (optind >= argc)
         return vp_usage_error("memory", "no input given (a snapshot, a trace or a memory timeline)");
     if (vp_reducing)
