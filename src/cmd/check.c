@@ -22,6 +22,8 @@ const char cmd_check_usage[] =
     "than --tolerance. Exit status 1 when a gate fails, each failure printed\n"
     "with its measured values. Several traces are the ranks of one run.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "  --expect EXPR        must hold, e.g. 'comm.exposed_pct <= 30', 'mfu >= 0.40'\n"
     "  --fail-if EXPR       must not hold (repeatable, both; the language: docs/ci.md)\n"
     "  --baseline FILE      the output of vprof summary -f json for a reference run:\n"

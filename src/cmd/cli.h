@@ -100,6 +100,13 @@ enum {
     {"verbose", no_argument, 0, 'v'}, \
     {"help", no_argument, 0, 'h'}
 
+/* A description paragraph for every command that reads traces: what its
+ * operands may be (cmd/inputs.h). */
+#define VP_OPERANDS_USAGE \
+    "A directory stands for its traces (*.json, *.json.gz) in rank order, an\n" \
+    "Ascend profile directory for itself; one file given twice is a usage error\n" \
+    "(docs/trace-input.md).\n"
+
 /* --top N and --steps A:B, the same for every command that has them. */
 #define VP_TOP_LONGOPT {"top", required_argument, 0, VP_OPT_TOP}
 #define VP_STEPS_LONGOPT {"steps", required_argument, 0, VP_OPT_STEPS}

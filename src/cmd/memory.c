@@ -29,6 +29,8 @@ const char cmd_memory_usage[] =
     "Sizes are requested bytes, as in PyTorch's memory viewer.  The pickle is\n"
     "decoded by vprof itself: nothing in it is ever executed.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "A Chrome/Kineto trace recorded with profile_memory=True gives, from its\n"
     "[memory] events, the peak allocated and reserved bytes per device with the\n"
     "time and the CPU op running then, and its [OutOfMemory] events.  The output\n"

@@ -26,6 +26,8 @@ const char cmd_merge_usage[] =
     "a folder of them, a PROF_*) stands for each rank's trace_view.json, with the rank\n"
     "its profiler_info names (docs/ascend.md).\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "  -o, --output FILE  the merged trace (required; - for standard output); gzip\n"
     "                     when FILE ends in .gz. Written under a temporary name and\n"
     "                     renamed at the end: a failed merge leaves nothing behind\n"

@@ -30,6 +30,8 @@ const char cmd_mfu_usage[] =
     "training log (--log) or --step-time; the accelerator from the trace's\n"
     "deviceProperties, --gpu or --peak-tflops.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "Model:\n"
     "  --model FILE         config.json (dense GQA/SwiGLU, MoE, DeepSeek MLA)\n"
     "  --hidden N, --layers N, --heads N, --kv-heads N, --head-dim N, --ffn N,\n"

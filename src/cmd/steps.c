@@ -29,6 +29,8 @@ const char cmd_steps_usage[] =
     "counts; then mean, median, min and max over the steps. TRACE is a Chrome/Kineto\n"
     "trace, plain or gzip, or - for standard input; several files are ranks.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "Ascend profiles (docs/ascend.md): a *_ascend_pt directory, a folder of them, a\n"
     "PROF_* directory or cluster_analysis_output, or step_trace_time.csv itself: the\n"
     "step_trace_time table (Computing, Communication(Not Overlapped), Overlapped,\n"
