@@ -192,6 +192,7 @@ int cmd_check(int argc, char **argv)
     vp_gate_list gates = {0};
     const char *baseline = NULL;
     double tol = 0.05;
+    int tol_given = 0;
     int c, status = VP_EXIT_USAGE;
     vp_run *base = NULL, *now = NULL;
     vp_verdict *all = NULL, *v = NULL, *bv = NULL;
@@ -219,6 +220,7 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_TOLERANCE: {
             char *e;
+            tol_given = 1;
             tol = strtod(optarg, &e) / 100;
             if (e == optarg || (strcmp(e, "%") != 0 && *e) || tol < 0) {
                 vp_usage_error("check", "--tolerance: expected a percentage like 5%%, found '%s'", optarg);
@@ -240,6 +242,11 @@ int cmd_check(int argc, char **argv)
     status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("check", "no trace given (a file, or - for standard input)");
+        goto out;
+    }
+    if (tol_given && !baseline) {
+        vp_usage_error("check", "--tolerance needs --baseline (it is how much worse than the "
+                                "baseline a metric may be)");
         goto out;
     }
     if (!gates.n && !baseline) {

@@ -192,3 +192,9 @@ END
 vp memory --timeline --leaks "$SNAP"
 expect_status 2
 expect_stderr_has 'vprof: memory: --timeline and --leaks cannot be given together'
+vp check --tolerance 5% --expect 'kernels.count > 0' "$K0"
+expect_status 2
+expect_stderr <<'END'
+vprof: check: --tolerance needs --baseline (it is how much worse than the baseline a metric may be)
+Try 'vprof help check'.
+END
