@@ -106,6 +106,15 @@ double vp_run_mfu_step(const vp_run *r);
 /* 1 when the run is an Ascend profile (an Ascend directory, or a trace
  * with Ascend Hardware tracks): findings then name HCCL, AI Core, NPU. */
 int vp_run_is_ascend(const vp_run *r);
+/* After vp_run_finish: 1 when the run did work on a GPU or NPU (a GPU
+ * span, or a kernel) in the counted steps; 0 when its device metrics
+ * (vp_metric_on_device) are zeros that measure nothing: a CPU-only trace,
+ * or --steps that keep no device work.  Summary says so as a finding and
+ * gates on those metrics fail rather than pass on nothing. */
+int vp_run_has_device_work(const vp_run *r);
+/* 1 for a metric of device work: gpu.*, comm.*, kernels.*, memcpy.pct,
+ * gemm.*, attention.*, rank.spread_pct. */
+int vp_metric_on_device(const char *name);
 
 /* MFU of a run: tokens per step over the median step time, per GPU, with
  * the model's FLOPs per token (vprof/flops.h) at one document of seq_len

@@ -123,6 +123,21 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
     char t1[32];
     vp_finding *f;
 
+    /* First, and never a silent all-clear: a run without device work has
+     * device metrics of 0 that no threshold should read as healthy. */
+    if (!vp_run_has_device_work(r) &&
+        (f = add(out, &n, max, "no_device",
+                 npu ? "profile the NPU too (torch_npu.profiler with ProfilerActivity.NPU), "
+                       "check that the model runs on the NPU, or count other steps"
+                     : "profile the GPU too (torch.profiler with ProfilerActivity.CUDA), check "
+                       "that the model runs on the GPU, or count other steps"))) {
+        get(r, "ranks", &a);
+        snprintf(f->what, sizeof f->what, "no %s activity: nothing on a device to judge", dev);
+        snprintf(f->evidence, sizeof f->evidence,
+                 "no kernel, memory copy or collective in the counted events of %.0f trace "
+                 "file%s: the %s metrics are zeros that measure nothing",
+                 a, a == 1 ? "" : "s", dev);
+    }
     if (get(r, "attention.pct", &a) && get(r, "attention.flash", &b) && b == 0 &&
         a > vp_threshold_get(th, "attention") &&
         (f = add(out, &n, max, "attention",

@@ -233,6 +233,17 @@ int vp_gate_eval(const vp_gate *g, const vp_run *base, const vp_run *now, vp_gat
         return -1;
     }
     const char *label = g->is_kernel ? "kernel:" : "";
+    int changes = base && g->mode != VP_GATE_VALUE;
+    if ((g->is_kernel || vp_metric_on_device(g->metric)) &&
+        (!vp_run_has_device_work(now) || (changes && !vp_run_has_device_work(base)))) {
+        /* zeros that measure nothing must not pass a gate */
+        res->missing = 1;
+        snprintf(res->detail, sizeof res->detail,
+                 "%s%s: %s has no GPU/NPU activity (no kernel, memory copy or collective in "
+                 "the counted events): nothing to judge",
+                 label, g->metric, vp_run_has_device_work(now) ? "the base run" : "the run");
+        return 0;
+    }
     if (!vp_gate_metric_value(g, now, &res->now) ||
         (base && g->mode != VP_GATE_VALUE && !vp_gate_metric_value(g, base, &res->base))) {
         res->missing = 1;

@@ -846,3 +846,20 @@ long vp_run_schema(const vp_run *r)
 {
     return r->schema;
 }
+
+int vp_metric_on_device(const char *name)
+{
+    static const char *const prefixes[] = {"gpu.", "comm.", "kernels.", "memcpy.", "gemm.",
+                                           "attention.", "rank.spread", NULL};
+    for (const char *const *p = prefixes; *p; p++)
+        if (strncmp(name, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
+
+/* From the metrics, so that a baseline read back from JSON answers too. */
+int vp_run_has_device_work(const vp_run *r)
+{
+    const vp_metric *span = vp_run_find(r, "gpu.span"), *k = vp_run_find(r, "kernels.count");
+    return (span && span->value > 0) || (k && k->value > 0);
+}

@@ -422,7 +422,7 @@ int vp_asc_scan(const char *path, vp_asc_run *run, vp_error *err)
         free_list(v, n);
         if (rc == 0 && run->n == 0 && !run->has_cluster) {
             vp_error_set(err, VP_EXIT_INPUT,
-                         "%s: is a directory, not a trace file, and holds no Ascend profile (a "
+                         "%s: is a directory that holds no trace (*.json, *.json.gz) and no Ascend profile (a "
                          "*_ascend_pt directory with ASCEND_PROFILER_OUTPUT/, a folder of them, a "
                          "PROF_* directory, or msprof-analyze's cluster_analysis_output)",
                          path);

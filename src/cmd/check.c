@@ -22,6 +22,8 @@ const char cmd_check_usage[] =
     "than --tolerance. Exit status 1 when a gate fails, each failure printed\n"
     "with its measured values. Several traces are the ranks of one run.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "  --expect EXPR        must hold, e.g. 'comm.exposed_pct <= 30', 'mfu >= 0.40'\n"
     "  --fail-if EXPR       must not hold (repeatable, both; the language: docs/ci.md)\n"
     "  --baseline FILE      the output of vprof summary -f json for a reference run:\n"
@@ -123,6 +125,11 @@ static size_t baseline_gates(const vp_run *base, const vp_run *now, double tol, 
         if (!m) {
             failed = 1;
             snprintf(detail, 256, "%s is in the baseline but not in this run", b->name);
+        } else if (vp_metric_on_device(b->name) && !vp_run_has_device_work(now)) {
+            failed = 1;   /* zeros that measure nothing would pass as better */
+            snprintf(detail, 256, "%s: the run has no GPU/NPU activity (no kernel, memory copy "
+                                  "or collective in the counted events): nothing to judge",
+                     b->name);
         } else {
             double change = b->value != 0 ? (m->value - b->value) / fabs(b->value)
                                           : (m->value == b->value ? 0 : (m->value > 0 ? INFINITY : -INFINITY));
@@ -173,6 +180,7 @@ int cmd_check(int argc, char **argv)
     vp_gate_list gates = {0};
     const char *baseline = NULL;
     double tol = 0.05;
+    int tol_given = 0;
     int c, status = VP_EXIT_USAGE;
     vp_run *base = NULL, *now = NULL;
     vp_verdict *all = NULL, *v = NULL, *bv = NULL;
@@ -200,6 +208,7 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_TOLERANCE: {
             char *e;
+            tol_given = 1;
             tol = strtod(optarg, &e) / 100;
             if (e == optarg || (strcmp(e, "%") != 0 && *e) || tol < 0) {
                 vp_usage_error("check", "--tolerance: expected a percentage like 5%%, found '%s'", optarg);
@@ -221,6 +230,11 @@ int cmd_check(int argc, char **argv)
     status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("check", "no trace given (a file, or - for standard input)");
+        goto out;
+    }
+    if (tol_given && !baseline) {
+        vp_usage_error("check", "--tolerance needs --baseline (it is how much worse than the "
+                                "baseline a metric may be)");
         goto out;
     }
     if (!gates.n && !baseline) {

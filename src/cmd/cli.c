@@ -77,6 +77,8 @@ static const char *hint_text(void *ctx, vp_hint code)
     case VP_HINT_OPT_PEAK: return "--peak-tflops";
     case VP_HINT_OPT_GPU: return "--gpu";
     case VP_HINT_OPT_DTYPE: return "--dtype";
+    case VP_HINT_MEMORY_SNAPSHOT:
+        return ": try `vprof memory`";
     case VP_HINT_COUNT:
         break;
     }
@@ -104,6 +106,11 @@ int vp_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\nTry 'vprof help %s'.\n", cmd);
     va_end(ap);
     return VP_EXIT_USAGE;
+}
+
+int vp_options_conflict(const char *cmd, const char *a, const char *b, const char *why)
+{
+    return vp_usage_error(cmd, "%s and %s cannot be given together: %s", a, b, why);
 }
 
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg)

@@ -108,6 +108,13 @@ enum {
     {"verbose", no_argument, 0, 'v'}, \
     {"help", no_argument, 0, 'h'}
 
+/* A description paragraph for every command that reads traces: what its
+ * operands may be (cmd/inputs.h). */
+#define VP_OPERANDS_USAGE \
+    "A directory stands for its traces (*.json, *.json.gz) in rank order, an\n" \
+    "Ascend profile directory for itself; one file given twice is a usage error\n" \
+    "(docs/trace-input.md).\n"
+
 /* --top N and --steps A:B, the same for every command that has them. */
 #define VP_TOP_LONGOPT {"top", required_argument, 0, VP_OPT_TOP}
 #define VP_STEPS_LONGOPT {"steps", required_argument, 0, VP_OPT_STEPS}
@@ -161,6 +168,11 @@ const char *vp_shape_options(size_t *len);
 /* Prints "vprof: CMD: <msg>\nTry 'vprof help CMD'." to stderr and returns
  * VP_EXIT_USAGE. */
 int vp_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Two options that exclude each other (one would be silently ignored):
+ * prints "vprof: CMD: A and B cannot be given together: WHY" and the help
+ * line; returns VP_EXIT_USAGE. */
+int vp_options_conflict(const char *cmd, const char *a, const char *b, const char *why);
 
 /* Writes tables to the output named by o (stdout when none), in o's
  * format; the table format uses the terminal width when stdout is a tty,

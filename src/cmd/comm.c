@@ -30,6 +30,8 @@ const char cmd_comm_usage[] =
     "and bandwidth. Several files add the spread over ranks and the straggler of each\n"
     "step. TRACE is a Chrome/Kineto trace, plain or gzip, or - for standard input.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "Ascend profiles (docs/ascend.md): a *_ascend_pt directory, a folder of them, a\n"
     "PROF_* directory, cluster_analysis_output, or their files one by one. Their HCCL\n"
     "operations are the communication; the step_trace_time table (msprof-analyze's\n"

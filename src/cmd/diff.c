@@ -1,14 +1,13 @@
 /* vprof diff: what got slower between two runs, and a CI gate. */
-#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/cli.h"
 #include "cmd/gatecli.h"
+#include "cmd/inputs.h"
 #include "cmd/runopts.h"
 #include "vprof/diff_view.h"
 #include "vprof/runstats.h"
@@ -56,52 +55,6 @@ const char cmd_diff_usage[] =
     "  vprof diff --fail-if 'step.median > +5%' --fail-if 'kernel:flash_fwd.* > +10%' base/ new/\n";
 
 enum { OPT_FAIL_IF = VP_OPT_FIRST_CMD, OPT_MIN_DELTA, OPT_BY, OPT_EXACT_NAMES };
-
-/* A directory stands for the rank traces in it, sorted by name; one
- * without any stands for itself (an Ascend profile). */
-static int expand(const char *arg, char ***out, size_t *n)
-{
-    struct stat st;
-    if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *out = vp_malloc(sizeof **out);
-        (*out)[0] = vp_strdup(arg);
-        *n = 1;
-        return 0;
-    }
-    struct dirent **list;
-    int k = scandir(arg, &list, NULL, alphasort);
-    if (k < 0)
-        return -1;
-    *out = vp_malloc((size_t)(k ? k : 1) * sizeof **out);
-    *n = 0;
-    for (int i = 0; i < k; i++) {
-        const char *name = list[i]->d_name;
-        size_t len = strlen(name);
-        if (name[0] != '.' && ((len > 5 && strcmp(name + len - 5, ".json") == 0) ||
-                               (len > 3 && strcmp(name + len - 3, ".gz") == 0))) {
-            size_t m = strlen(arg) + len + 2;
-            char *p = vp_malloc(m);
-            snprintf(p, m, "%s/%s", arg, name);
-            (*out)[(*n)++] = p;
-        }
-        free(list[i]);
-    }
-    free(list);
-    if (*n == 0) {
-        /* No trace file in it: an Ascend profile directory (a folder of
-         * *_ascend_pt, docs/ascend.md), which the run reader scans itself. */
-        (*out)[0] = vp_strdup(arg);
-        *n = 1;
-    }
-    return 0;
-}
-
-static void free_paths(char **p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(p[i]);
-    free(p);
-}
 
 /* --by rank: each side's files as runs of their own, paired by rank. */
 typedef struct rank_runs {
@@ -180,8 +133,7 @@ int cmd_diff(int argc, char **argv)
     vp_diff_kernel_opts ko = {0};
     int c, status = VP_EXIT_USAGE, by_rank = 0;
     vp_run *base = NULL, *now = NULL;
-    char **bp = NULL, **np = NULL;
-    size_t nb = 0, nn = 0;
+    vp_inputs bp = {0}, np = {0};
     optind = 1;
     common.own_format = gate_format;
     common.own_format_ctx = &gates;
@@ -230,13 +182,12 @@ int cmd_diff(int argc, char **argv)
         vp_usage_error("diff", "-f github and -f junit report gates: give --fail-if");
         goto out;
     }
-    if (expand(argv[optind], &bp, &nb) != 0 || expand(argv[optind + 1], &np, &nn) != 0 || !nb || !nn) {
-        fprintf(stderr, "vprof: diff: %s: no trace found\n", !nb ? argv[optind] : argv[optind + 1]);
-        status = VP_EXIT_INPUT;
+    /* each side on its own: BASE and NEW may be one run (a diff of zero) */
+    if ((status = vp_inputs_resolve("diff", argv + optind, 1, &bp)) != 0 ||
+        (status = vp_inputs_resolve("diff", argv + optind + 1, 1, &np)) != 0)
         goto out;
-    }
-    if (!(base = vp_run_cli_read(&ro, &common, bp, nb, &status)) ||
-        !(now = vp_run_cli_read(&ro, &common, np, nn, &status)))
+    if (!(base = vp_run_cli_read(&ro, &common, bp.paths, bp.n, &status)) ||
+        !(now = vp_run_cli_read(&ro, &common, np.paths, np.n, &status)))
         goto out;
 
     /* What the runs were comes first: a diff across devices or step
@@ -274,8 +225,8 @@ int cmd_diff(int argc, char **argv)
             vp_diff_metric_rows(t[2], base, now, -1, raw);
         } else {
             rank_runs rb = {0}, rn = {0};
-            if (read_each(&ro, &common, bp, nb, &rb, &status) == 0 &&
-                read_each(&ro, &common, np, nn, &rn, &status) == 0) {
+            if (read_each(&ro, &common, bp.paths, bp.n, &rb, &status) == 0 &&
+                read_each(&ro, &common, np.paths, np.n, &rn, &status) == 0) {
                 for (size_t i = 0; i < rb.n; i++) {
                     size_t j = 0;
                     while (j < rn.n && rn.ranks[j] != rb.ranks[i])
@@ -330,8 +281,8 @@ int cmd_diff(int argc, char **argv)
 out:
     vp_run_free(base);
     vp_run_free(now);
-    free_paths(bp, nb);
-    free_paths(np, nn);
+    vp_inputs_free(&bp);
+    vp_inputs_free(&np);
     vp_gate_list_free(&gates);
     return status;
 }

@@ -20,6 +20,8 @@ const char cmd_kernels_usage[] =
     "one combined table; --by rank splits it. TRACE is a Chrome/Kineto trace, plain or\n"
     "gzip, or - for standard input.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "Ascend profiles (docs/ascend.md): a *_ascend_pt directory (or a folder of them, a\n"
     "PROF_* directory), kernel_details.csv, op_summary_*.csv, op_statistic.csv (per op\n"
     "type, no Med/StdDev) or trace_view.json. Their\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/inputs.h"
 #include "cmd/scale.h"
 #include "vprof/error.h"
 #include "vprof/memview.h"
@@ -25,6 +26,8 @@ const char cmd_memory_usage[] =
     "largest allocations alive at that moment, and out-of-memory events.\n"
     "Sizes are requested bytes, as in PyTorch's memory viewer.  The pickle is\n"
     "decoded by vprof itself: nothing in it is ever executed.\n"
+    "\n"
+    VP_OPERANDS_USAGE
     "\n"
     "A Chrome/Kineto trace recorded with profile_memory=True gives, from its\n"
     "[memory] events, the peak allocated and reserved bytes per device with the\n"
@@ -89,6 +92,8 @@ typedef struct mem_opts {
 } mem_opts;
 
 /* The options that only a snapshot's stacks can answer. */
+static int memory_inputs(const mem_opts *o, char *const *inputs, size_t n);
+
 static int wants_stacks(const mem_opts *o)
 {
     return o->v.by_site || o->v.stack_depth != 1 || o->v.all_frames || o->v.leaks;
@@ -280,31 +285,51 @@ int cmd_memory(int argc, char **argv)
         }
     }
     o.v.top = o.common.top;
+    if (o.v.timeline && wants_stacks(&o))
+        return vp_options_conflict("memory", "--timeline",
+                                   o.v.by_site ? "--by site" : o.v.leaks ? "--leaks"
+                                   : o.v.all_frames ? "--all-frames" : "--stack",
+                                   "--timeline prints the bytes after every event instead of "
+                                   "the summary that these shape");
     if (optind >= argc)
         return vp_usage_error("memory", "no input given (a snapshot, a trace or a memory timeline)");
+    if (vp_reducing)
+        return memory_inputs(&o, argv + optind, (size_t)(argc - optind));
+    vp_inputs in;
+    if ((status = vp_inputs_resolve("memory", argv + optind, (size_t)(argc - optind), &in)) != 0)
+        return status;
+    status = memory_inputs(&o, in.paths, in.n);
+    vp_inputs_free(&in);
+    return status;
+}
+
+/* The operands, resolved (cmd/inputs.h): a directory of traces is
+ * several traces. */
+static int memory_inputs(const mem_opts *o, char *const *inputs, size_t n)
+{
     /* Several traces, or partial results, take the path of the other
      * multi-file commands; one input stays the single-input report (the
      * timeline and the plot need one trace's points). */
-    if (argc - optind > 1 || o.common.save_part || o.common.mpi || vp_reducing) {
-        if (o.v.timeline || o.plot)
+    if (n > 1 || o->common.save_part || o->common.mpi || vp_reducing) {
+        if (o->v.timeline || o->plot)
             return vp_usage_error("memory", "--timeline and --plot read one trace, not several "
                                             "(nor with --save-part or --mpi)");
-        if (wants_stacks(&o))
+        if (wants_stacks(o))
             return vp_usage_error("memory", "%s, which is read alone", NEEDS_SNAPSHOT);
-        return report_traces(&o, argv + optind, (size_t)(argc - optind));
+        return report_traces(o, inputs, n);
     }
-    const char *path = argv[optind];
+    const char *path = inputs[0];
     vp_error err = {0};
     vp_memdoc d;
     int rc;
     if (vp_memdoc_open(path, &d, &err) != 0) {
         vp_error_print(&err);
         rc = VP_EXIT_INPUT;
-    } else if (d.kind != VP_MEMDOC_SNAPSHOT && wants_stacks(&o)) {
+    } else if (d.kind != VP_MEMDOC_SNAPSHOT && wants_stacks(o)) {
         rc = vp_usage_error("memory", "%s: %s is %s, which has no stacks", NEEDS_SNAPSHOT, path,
                             vp_memdoc_kind_name(d.kind));
-    } else if ((rc = read_doc(&o, &d)) == VP_EXIT_OK) {
-        rc = emit(&o, &d);
+    } else if ((rc = read_doc(o, &d)) == VP_EXIT_OK) {
+        rc = emit(o, &d);
     }
     vp_memdoc_free(&d);
     return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/inputs.h"
 #include "cmd/scale.h"
 #include "vprof/ascend_files.h"
 #include "vprof/merge.h"
@@ -24,6 +25,8 @@ const char cmd_merge_usage[] =
     "its position; TRACE@RANK says it explicitly. An Ascend directory (a *_ascend_pt,\n"
     "a folder of them, a PROF_*) stands for each rank's trace_view.json, with the rank\n"
     "its profiler_info names (docs/ascend.md).\n"
+    "\n"
+    VP_OPERANDS_USAGE
     "\n"
     "  -o, --output FILE  the merged trace (required; - for standard output); gzip\n"
     "                     when FILE ends in .gz. Written under a temporary name and\n"
@@ -333,6 +336,7 @@ int cmd_merge(int argc, char **argv)
     int opt, status = VP_EXIT_USAGE;
     char **operands = argv;
     size_t nops = 0;
+    vp_inputs files = {0};
     optind = 1;
     while ((opt = getopt_long(argc, argv, "o:zj:qvh", longopts, NULL)) != -1) {
         int h = vp_common_option(&common, self, opt, optarg);
@@ -363,14 +367,17 @@ int cmd_merge(int argc, char **argv)
         goto out;
     }
 #endif
-    for (size_t i = 0; i < nops; i++) {
-        if (common.mpi && strcmp(operands[i], "-") == 0) {
+    if ((status = vp_inputs_resolve("merge", operands, nops, &files)) != 0)
+        goto out;
+    status = VP_EXIT_USAGE;
+    for (size_t i = 0; i < files.n; i++) {
+        if (common.mpi && strcmp(files.paths[i], "-") == 0) {
             vp_usage_error("merge", "--mpi cannot read standard input");
             goto out;
         }
-        if (!vp_asc_is_dir(operands[i]))
-            parse_input(&c, operands[i]);
-        else if ((status = add_ascend(&c, operands[i])) != VP_EXIT_OK)
+        if (!vp_asc_is_dir(files.paths[i]))
+            parse_input(&c, files.paths[i]);
+        else if ((status = add_ascend(&c, files.paths[i])) != VP_EXIT_OK)
             goto out;
     }
     c.o.sink.gzip = c.gzip || ends_with(common.output, ".gz");
@@ -429,5 +436,6 @@ out:
         vp_mpi_list_free(operands, nops);
 #endif
     cli_free(&c);
+    vp_inputs_free(&files);
     return status;
 }

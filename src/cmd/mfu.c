@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/inputs.h"
 #include "vprof/flops.h"
 #include "vprof/mfu_job.h"
 #include "vprof/mfu_view.h"
@@ -21,6 +22,8 @@ const char cmd_mfu_usage[] =
     "traces are the ranks of one run: a step takes its longest rank's time), a\n"
     "training log (--log) or --step-time; the accelerator from the trace's\n"
     "deviceProperties, --gpu or --peak-tflops.\n"
+    "\n"
+    VP_OPERANDS_USAGE
     "\n"
     "Model:\n"
     "  --model FILE         config.json (dense GQA/SwiGLU, MoE, DeepSeek MLA)\n"
@@ -218,12 +221,15 @@ int cmd_mfu(int argc, char **argv)
     }
     j.steps = common.has_steps ? &common.steps : NULL;
     j.partial = common.partial;
-    j.traces = argv + optind;
-    j.ntraces = (size_t)(argc - optind);
+    vp_inputs in;
+    int status = vp_inputs_resolve("mfu", argv + optind, (size_t)(argc - optind), &in);
+    if (status != 0)
+        return status;
+    j.traces = in.paths;
+    j.ntraces = in.n;
 
     vp_mfu_result r;
     vp_error err = {0};
-    int status;
     if (vp_mfu_compute(&j, &r, &err) != 0) {
         if (err.status == VP_EXIT_USAGE)
             vp_usage_error("mfu", "%s", err.msg);
@@ -238,5 +244,6 @@ int cmd_mfu(int argc, char **argv)
             vp_table_free(tables[i]);
     }
     vp_mfu_result_free(&r);
+    vp_inputs_free(&in);
     return status;
 }

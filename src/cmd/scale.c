@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/inputs.h"
 #include "cmd/scale.h"
 #include "vprof/exec.h"
 #include "vprof/error.h"
@@ -363,7 +364,25 @@ static int run_share(sink *k, char *const *inputs, size_t first, size_t last, in
 }
 #endif
 
+static int parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n);
+
+/* Every command's operands pass through vp_inputs_resolve here (once
+ * more for those that resolved them already: a no-op), except the .vpart
+ * files of vprof reduce. */
 int vp_parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n)
+{
+    if (vp_reducing)
+        return parts_run(o, p, inputs, n);
+    vp_inputs in;
+    int st = vp_inputs_resolve(p->cmd, inputs, n, &in);
+    if (st != 0)
+        return st;
+    st = parts_run(o, p, in.paths, in.n);
+    vp_inputs_free(&in);
+    return st;
+}
+
+static int parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n)
 {
     sink k = {o, p, 0, o->save_part && strstr(o->save_part, "%i") != NULL};
 #if VPROF_HAVE_MPI

@@ -29,6 +29,8 @@ const char cmd_steps_usage[] =
     "counts; then mean, median, min and max over the steps. TRACE is a Chrome/Kineto\n"
     "trace, plain or gzip, or - for standard input; several files are ranks.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "Ascend profiles (docs/ascend.md): a *_ascend_pt directory, a folder of them, a\n"
     "PROF_* directory or cluster_analysis_output, or step_trace_time.csv itself: the\n"
     "step_trace_time table (Computing, Communication(Not Overlapped), Overlapped,\n"
@@ -214,7 +216,7 @@ int cmd_steps(int argc, char **argv)
     stepsc s = {.kernel_wait = 30000, .rank_override = -1};
     vp_common_init(&s.common);
     vp_breakdown_init(&s.b);
-    int opt, status = VP_EXIT_USAGE;
+    int opt, status = VP_EXIT_USAGE, kernel_wait_given = 0;
     optind = 1;
     while ((opt = vp_getopt(&s.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
         status = VP_EXIT_USAGE;
@@ -227,6 +229,7 @@ int cmd_steps(int argc, char **argv)
             break;
         case OPT_KERNEL_WAIT: {
             vp_span v = {optarg, strlen(optarg)};
+            kernel_wait_given = 1;
             if (vp_json_us_to_ns(v, &s.kernel_wait) != 0 || s.kernel_wait < 0) {
                 vp_usage_error("steps",
                                "--kernel-wait: expected microseconds (a number >= 0), found '%s'",
@@ -239,6 +242,16 @@ int cmd_steps(int argc, char **argv)
             vp_usage_error("steps", "unexpected option");
             goto out;
         }
+    }
+    if (opt != VP_OPT_EXIT && s.idle && s.per_rank) {
+        status = vp_options_conflict("steps", "--idle", "--per-rank",
+                                     "--idle's breakdowns are per rank already");
+        goto out;
+    }
+    if (opt != VP_OPT_EXIT && kernel_wait_given && !s.idle) {
+        status = vp_usage_error("steps", "--kernel-wait needs --idle (it sets the idle-time "
+                                         "breakdown's kernel wait)");
+        goto out;
     }
     vp_parts parts = {"steps", VP_BREAKDOWN_PART_VERSION, steps_analyse, steps_merge, steps_save, &s};
     if (opt == VP_OPT_EXIT || !vp_parts_operands(&s.common, &parts, argc, argv, &status))

@@ -25,6 +25,8 @@ const char cmd_summary_usage[] =
     "trace_view.json (docs/summary.md \"Ascend\"). `-f json` adds every metric by name (what vprof check and vprof diff\n"
     "gate on) and gives the findings as data.\n"
     "\n"
+    VP_OPERANDS_USAGE
+    "\n"
     "  --threshold NAME=V   change a finding's threshold (repeatable); --list-thresholds\n"
     "                       prints the names, defaults and meanings\n"
     "  --list-thresholds    print the thresholds and exit\n"

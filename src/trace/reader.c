@@ -57,6 +57,7 @@ struct vp_trace {
 
     enum state st;
     int array_form;
+    int has_events;            /* the object form had a "traceEvents" member */
     vp_span key;               /* current top-level key (raw), valid in ST_OBJ_VALUE */
     vp_buf key_buf;
 
@@ -124,6 +125,10 @@ static int fetch_chunk(vp_trace *t, vp_error *err)
         err->msg[0] = 0;
         t->stats.truncated = 1;
         r = 0;
+    } else if (r < 0 && vp_source_truncated(t->src)) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (a truncated file? events read: %llu%s)",
+                 (unsigned long long)t->stats.events, vp_diag_hint(VP_HINT_PARTIAL_RETRY));
     }
     if (r == 0) {
         t->src_ended = 1;
@@ -447,6 +452,13 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         } else if (*p == '[') {
             t->array_form = 1;
             t->st = ST_ARR_FIRST;
+        } else if ((unsigned char)*p == 0x80 && end - p >= 2 && p[1] >= 2 && p[1] <= 5) {
+            /* a pickle's PROTO opcode: what torch.cuda.memory._dump_snapshot writes */
+            snprintf(fail->what, sizeof fail->what,
+                     "this is a CUDA memory snapshot (a Python pickle), not a trace%s",
+                     vp_diag_hint(VP_HINT_MEMORY_SNAPSHOT));
+            fail->where = p;
+            return VP_JSON_ERR;
         } else {
             return vp_json_fail_at(fail, p, end, "a trace: '{' (object form) or '[' (array form)");
         }
@@ -466,6 +478,7 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         if ((r = vp_json_member(&p, end, &k, &fl, fail)) != VP_JSON_OK)
             return r;
         if (vp_json_str_eq(k, "traceEvents")) {
+            t->has_events = 1;
             t->st = ST_EVENTS_OPEN;
         } else {
             t->key_buf.len = 0;
@@ -549,6 +562,14 @@ static int at_end_of_input(vp_trace *t, vp_error *err)
     const char *what = NULL;
     char msg[512];
 
+    if (t->st == ST_END && clean && !t->array_form && !t->has_events) {
+        /* valid JSON, but {"traceEvents": [...]} is what a trace is */
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "%s: not a Chrome trace: a JSON object without \"traceEvents\" (a trace is "
+                     "{\"traceEvents\": [...]} or an array of events)",
+                     t->path);
+        return -1;
+    }
     if (t->st == ST_END && clean)
         return 0;
     if (t->st == ST_START && clean) {

@@ -336,7 +336,7 @@ case_ "a directory with no profile"
 mkdir -p nothing
 vp memory nothing
 expect_status 3
-expect_stderr_has "nothing: is a directory, not a trace file, and holds no Ascend profile"
+expect_stderr_has "nothing: is a directory that holds no trace (*.json, *.json.gz) and no Ascend profile"
 
 case_ "a rank directory lacking what the command needs"
 mkdir -p only_mem/z_ascend_pt/ASCEND_PROFILER_OUTPUT

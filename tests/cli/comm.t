@@ -236,7 +236,8 @@ END
 
 case_ 'same rank twice warns'
 cd "$DATA/hta"
-vp comm -f csv --steps 551 trace_filter_rank-0.json.gz trace_filter_rank-0.json.gz
+cp trace_filter_rank-0.json.gz "$WORK/copy-rank0.json.gz"
+vp comm -f csv --steps 551 trace_filter_rank-0.json.gz "$WORK/copy-rank0.json.gz"
 expect_status 0
 expect_stdout <<'END'
 Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
@@ -259,8 +260,8 @@ Idle,321378000,321378000.0,321378000,0,0
 Step,Collectives,Straggler,Its Wait (ns),Max Wait (ns),Waiting Rank
 551,5,0,0,0,0
 END
-expect_stderr <<'END'
-vprof: warning: trace_filter_rank-0.json.gz and trace_filter_rank-0.json.gz both are rank 0
+expect_stderr <<END
+vprof: warning: trace_filter_rank-0.json.gz and $WORK/copy-rank0.json.gz both are rank 0
 END
 
 case_ 'usage: no trace'

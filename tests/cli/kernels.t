@@ -217,7 +217,7 @@ expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: trunc.json.gz: compressed byte 30: truncated gzip stream: the input ends inside a member (after 20 uncompressed bytes)
+vprof: trunc.json.gz: compressed byte 30: truncated gzip stream: the input ends inside a member (after 20 uncompressed bytes) (a truncated file? events read: 0; --partial uses them)
 END
 
 case_ 'truncated gzip with --partial'
@@ -391,14 +391,15 @@ expect_stderr <<'END'
 vprof: nosuch.json: cannot open: No such file or directory
 END
 
-case_ 'a directory'
+case_ 'a directory without traces'
 cd "$WORK"
-vp kernels .
+mkdir -p notraces && touch notraces/readme.txt
+vp kernels notraces
 expect_status 3
 expect_stdout <<'END'
 END
 expect_stderr <<'END'
-vprof: .: is a directory, not a trace file, and holds no Ascend profile (a *_ascend_pt directory with ASCEND_PROFILER_OUTPUT/, a folder of them, a PROF_* directory, or msprof-analyze's cluster_analysis_output)
+vprof: notraces: is a directory that holds no trace (*.json, *.json.gz) and no Ascend profile (a *_ascend_pt directory with ASCEND_PROFILER_OUTPUT/, a folder of them, a PROF_* directory, or msprof-analyze's cluster_analysis_output)
 END
 
 case_ 'a top-level value that is not JSON is ignored alone, with a warning'

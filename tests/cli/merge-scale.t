@@ -132,10 +132,11 @@ case_ "--partial: the same bytes"
 same_bytes partial.json --partial gen/rank4.json.gz cut.json gen/rank7.json.gz
 
 case_ "two inputs of one rank: the same error with any -j"
-vp merge -j 1 -o dup.json gen/rank4.json.gz gen/rank5.json.gz gen/rank5.json.gz
+cp gen/rank5.json.gz copy-rank5.json.gz
+vp merge -j 1 -o dup.json gen/rank4.json.gz gen/rank5.json.gz copy-rank5.json.gz
 expect_status 3
 cp "$OUT_STDERR" dup.err
-vp merge -j 3 -o dup.json gen/rank4.json.gz gen/rank5.json.gz gen/rank5.json.gz
+vp merge -j 3 -o dup.json gen/rank4.json.gz gen/rank5.json.gz copy-rank5.json.gz
 expect_status 3
 if cmp -s dup.err "$OUT_STDERR"; then pass; else fail "stderr differs: $(cat "$OUT_STDERR")"; fi
 }

@@ -255,10 +255,11 @@ if tail -1 check.out | grep -qx OK; then pass; else fail "merge_check"; cat chec
 
 case_ 'two inputs of one rank: an error naming both, nothing written'
 mkdir -p dup && cd dup
-vp merge -o out.json "$K0" "$K0"
+cp "$K0" ../copy-rank0.json.gz
+vp merge -o out.json "$K0" ../copy-rank0.json.gz
 expect_status 3
 expect_stderr <<END
-vprof: $K0 and $K0 are both rank 0 (from distributedInfo.rank and distributedInfo.rank); give the ranks as FILE@RANK
+vprof: $K0 and ../copy-rank0.json.gz are both rank 0 (from distributedInfo.rank and distributedInfo.rank); give the ranks as FILE@RANK
 END
 if [ -z "$(ls -A)" ]; then pass; else fail "left files: $(ls -A)"; fi
 vp merge -o out.json "$K0@1" "$K1@1"

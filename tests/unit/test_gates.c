@@ -101,6 +101,50 @@ static void test_parse(void **state)
     vp_gate_free(&g);
 }
 
+/* A run without device work: its device metrics are zeros that measure
+ * nothing, so gates on them fail (missing), saying why; a step-time gate
+ * still judges. */
+static void test_no_device(void **state)
+{
+    (void)state;
+    vp_run *base = vp_run_new(), *cpu = vp_run_new();
+    vp_run_set(cpu, "step.median", 75e6);
+    vp_run_set(cpu, "gpu.span", 0);
+    vp_run_set(cpu, "gpu.idle_pct", 0);
+    vp_run_set(cpu, "kernels.count", 0);
+    vp_run_set(base, "gpu.span", 2e9);
+    vp_run_set(base, "gpu.idle_pct", 54);
+    vp_gate g;
+    vp_gate_result r;
+    char msg[256];
+    parse_ok("gpu.idle_pct < 20", &g);
+    assert_int_equal(vp_gate_eval(&g, NULL, cpu, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.missing, 1);
+    assert_string_equal(r.detail, "gpu.idle_pct: the run has no GPU/NPU activity (no kernel, memory "
+                                  "copy or collective in the counted events): nothing to judge");
+    vp_gate_free(&g);
+    /* a change: the base run without device work is named */
+    parse_ok("gpu.idle_pct > +5", &g);
+    assert_int_equal(vp_gate_eval(&g, cpu, base, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.missing, 1);
+    assert_string_equal(r.detail, "gpu.idle_pct: the base run has no GPU/NPU activity (no kernel, "
+                                  "memory copy or collective in the counted events): nothing to "
+                                  "judge");
+    vp_gate_free(&g);
+    parse_ok("step.median < 100ms", &g);
+    assert_int_equal(vp_gate_eval(&g, NULL, cpu, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.missing, 0);
+    assert_int_equal(r.cond, 1);
+    vp_gate_free(&g);
+    assert_int_equal(vp_run_has_device_work(cpu), 0);
+    assert_int_equal(vp_run_has_device_work(base), 1);
+    assert_int_equal(vp_metric_on_device("rank.spread_pct"), 1);
+    assert_int_equal(vp_metric_on_device("step.median"), 0);
+    assert_int_equal(vp_metric_on_device("memory.peak_allocated"), 0);
+    vp_run_free(base);
+    vp_run_free(cpu);
+}
+
 static void test_eval(void **state)
 {
     (void)state;
@@ -108,6 +152,9 @@ static void test_eval(void **state)
     vp_run_set(base, "step.median", 100e6);
     vp_run_set(now, "step.median", 107e6);
     vp_run_set(now, "comm.exposed_pct", 25);
+    /* both ran on a device: their device metrics measure something */
+    vp_run_set(base, "gpu.span", 1e9);
+    vp_run_set(now, "gpu.span", 1e9);
     vp_gate g;
     vp_gate_result r;
     char msg[256];
@@ -160,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_no_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
