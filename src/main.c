@@ -19,6 +19,8 @@ const vp_cmd vp_commands[] = {
      cmd_summary_usage},
     {"kernels", cmd_kernels, "where GPU time went, per kernel (nsys cuda_gpu_kern_sum columns)",
      cmd_kernels_usage},
+    {"ops", cmd_ops, "where CPU time went, per PyTorch operator (torch key_averages columns)",
+     cmd_ops_usage},
     {"comm", cmd_comm, "communication vs computation: overlap, exposed comm, bus bandwidth, stragglers",
      cmd_comm_usage},
     {"steps", cmd_steps, "per-step time: GPU compute/comm/idle, data loading, fwd/bwd/optimizer",
