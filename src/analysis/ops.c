@@ -229,6 +229,13 @@ static int cmp_row(const void *a, const void *b)
 
 void vp_ops_finish(vp_ops *m, vp_osort key)
 {
+    /* A row whose every operator was folded into its parent (an only
+     * child of the same name) is empty: it is no row of torch's either. */
+    size_t kept = 0;
+    for (size_t i = 0; i < m->nrows; i++)
+        if (m->rows[i].calls)
+            m->rows[kept++] = m->rows[i];
+    m->nrows = kept;
     for (size_t i = 0; i < m->nrows; i++) {
         vp_op_row *r = &m->rows[i];
         r->rank = m->o.dims & VP_ODIM_RANK && (size_t)r->file < m->nfiles ? m->ranks[r->file]

@@ -100,7 +100,7 @@ static uint32_t intern_local(vp_strmap *map, const char *s, size_t n)
 static uint32_t shape_of(file_pass *fp, vp_span args)
 {
     vp_span v = {0};
-    if (!args.p || vp_json_get(args, "Input Dims", &v) != 0 || !v.p || v.n == 0 || v.p[0] != '[')
+    if (!args.p || vp_json_get(args, "Input Dims", &v) != 1 || !v.p || v.n == 0 || v.p[0] != '[')
         return 0;
     fp->m->dims_seen = 1;
     fp->tmp.len = 0;
@@ -119,7 +119,7 @@ static int64_t arg_int(vp_span args, const char *key)
 {
     vp_span v = {0};
     int64_t x;
-    if (args.p && vp_json_get(args, key, &v) == 0 && v.p && vp_json_int(v, &x) == 0)
+    if (args.p && vp_json_get(args, key, &v) == 1 && v.p && vp_json_int(v, &x) == 0)
         return x;
     return -1;
 }
