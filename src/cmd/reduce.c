@@ -20,7 +20,7 @@
 const char cmd_reduce_usage[] =
     "usage: vprof reduce [options] PART...\n"
     "\n"
-    "Merges partial results written with --save-part by kernels, comm, steps,\n"
+    "Merges partial results written with --save-part by kernels, ops, comm, steps,\n"
     "summary, check or memory (a Slurm job array's tasks, say) and prints what\n"
     "that command would have printed over all their inputs, in the order of the\n"
     "PART operands.\n"
