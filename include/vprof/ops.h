@@ -28,7 +28,12 @@
 #include "vprof/steps.h"
 #include "vprof/util.h"
 
-enum { VP_ODIM_SHAPE = 1, VP_ODIM_RANK = 2 };
+/* VP_ODIM_MODULE: rows are nn.Module paths instead of operators (the
+ * "nn.Module: NAME" python_function frames of with_modules=True, as
+ * TensorBoard's module view): CPU Total is the frame's duration, Self CPU
+ * that minus its child modules', GPU Total the GPU work launched inside
+ * it, Self GPU that minus its child modules'. */
+enum { VP_ODIM_SHAPE = 1, VP_ODIM_RANK = 2, VP_ODIM_MODULE = 4 };
 
 typedef enum vp_osort {
     VP_OSORT_CPU_TOTAL, VP_OSORT_SELF_CPU, VP_OSORT_CPU_AVG, VP_OSORT_CALLS,
@@ -68,6 +73,7 @@ typedef struct vp_ops {
     size_t nfiles;
     int gpu;            /* some file had GPU work: the GPU columns mean something */
     int dims_seen;      /* some operator had "Input Dims" */
+    int modules_seen;   /* some nn.Module frame (VP_ODIM_MODULE) */
     /* private */
     vp_strmap *name_map, *shape_map, *row_map;
     size_t pos0;

@@ -99,7 +99,8 @@ size_t vp_ops_new_file(vp_ops *m, const char *path)
  * order they give the rows one process reading the files in turn gives. */
 void vp_ops_save(const vp_ops *m, vp_buf *b)
 {
-    vp_put_u64(b, (uint64_t)(m->gpu ? 1 : 0) | (uint64_t)(m->dims_seen ? 2 : 0));
+    vp_put_u64(b, (uint64_t)(m->gpu ? 1 : 0) | (uint64_t)(m->dims_seen ? 2 : 0) |
+                      (uint64_t)(m->modules_seen ? 4 : 0));
     vp_put_u64(b, m->nfiles);
     for (size_t i = 0; i < m->nfiles; i++) {
         vp_put_i64(b, m->ranks[i]);
@@ -132,6 +133,7 @@ int vp_ops_merge(vp_ops *m, const void *p, size_t n, vp_error *err)
     uint64_t flags = vp_get_u64(&r);
     m->gpu |= (flags & 1) != 0;
     m->dims_seen |= (flags & 2) != 0;
+    m->modules_seen |= (flags & 4) != 0;
     size_t base = m->nfiles;
     size_t nf = vp_get_count(&r, 2);
     for (size_t i = 0; i < nf && !r.bad; i++) {

@@ -15,7 +15,7 @@
 #include "vprof/rank.h"
 #include "vprof/trace.h"
 
-enum { K_OP, K_CALL };
+enum { K_OP, K_CALL, K_MOD };   /* K_MOD: an nn.Module frame (--by module) */
 
 /* A CPU slice, held until its file ends. */
 typedef struct slice {
@@ -37,7 +37,7 @@ typedef struct gpu_work {
 typedef struct file_pass {
     vp_ops *m;
     size_t file;
-    vp_strmap *threads, *calls;  /* "pid tid" -> index + 1; runtime call names */
+    vp_strmap *threads, *calls;  /* "pid tid" -> index + 1; runtime call and module names */
     slice *s;
     size_t n, cap;
     gpu_work *g;
@@ -62,6 +62,9 @@ typedef struct frame {
     int64_t child_cpu;  /* the children's durations */
     int64_t self_gpu;   /* GPU work of its own runtime calls */
     int64_t child_gpu;  /* GPU Total of its operator children */
+    int64_t gpu_in;     /* GPU work launched inside it */
+    int64_t mod_cpu;    /* the durations of its nearest nn.Module descendants */
+    int64_t mod_gpu;    /* the GPU work launched inside those */
     size_t nchild;
     closed last;        /* its last child */
 } frame;
@@ -148,11 +151,17 @@ static void hold(file_pass *fp, const vp_event *ev, int kind)
         if (m->o.dims & VP_ODIM_SHAPE)
             s->shape = shape_of(fp, ev->args);
         fp->ops++;
+    } else if (kind == K_MOD) {
+        s->name = intern_local(fp->calls, ev->name.p, ev->name.n);
+        s->rname = UINT32_MAX;   /* its path, known when it closes */
+        m->modules_seen = 1;
     } else {
         s->name = intern_local(fp->calls, ev->name.p, ev->name.n);
         s->rname = m->o.runtime ? vp_ops_name(m, ev->name.p, ev->name.n) : UINT32_MAX;
         s->corr = arg_int(ev->args, "correlation");
     }
+    if (kind != K_MOD && (m->o.dims & VP_ODIM_MODULE))
+        s->rname = UINT32_MAX;   /* the rows are modules */
 }
 
 static void take_event(file_pass *fp, const vp_event *ev)
@@ -175,7 +184,11 @@ static void take_event(file_pass *fp, const vp_event *ev)
         return;
     }
     int kind;
-    if (span_is(ev->cat, "cpu_op") || span_is(ev->cat, "Operator") ||
+    static const char module[] = "nn.Module: ";
+    if ((fp->m->o.dims & VP_ODIM_MODULE) && span_is(ev->cat, "python_function") &&
+        ev->name.n > sizeof module - 1 && memcmp(ev->name.p, module, sizeof module - 1) == 0)
+        kind = K_MOD;
+    else if (span_is(ev->cat, "cpu_op") || span_is(ev->cat, "Operator") ||
         span_is(ev->cat, "user_annotation") ||
         (fp->m->o.python && span_is(ev->cat, "python_function")))
         kind = K_OP;
@@ -251,6 +264,25 @@ static void add_row(vp_ops *m, uint32_t row, int sign, int64_t dur, int64_t self
     r->gpu_total += sign * gpu_total;
 }
 
+/* The row name of module frame s: the names of the modules that hold it
+ * (stack[0..depth)) and its own, without "nn.Module: ", joined by ".". */
+static uint32_t module_path(file_pass *fp, const frame *stack, size_t depth, const slice *s)
+{
+    static const size_t skip = sizeof "nn.Module: " - 1;
+    fp->tmp.len = 0;
+    for (size_t i = 0; i <= depth; i++) {
+        const slice *x = i < depth ? stack[i].sl : s;
+        if (x->kind != K_MOD)
+            continue;
+        size_t n;
+        const char *name = vp_strmap_key(fp->calls, x->name, &n);
+        if (fp->tmp.len)
+            vp_buf_putc(&fp->tmp, '.');
+        vp_buf_append(&fp->tmp, name + skip, n - skip);
+    }
+    return vp_ops_name(fp->m, fp->tmp.data, fp->tmp.len);
+}
+
 /* Closes the top frame: its row gets its sums; its parent, the frame. */
 static void close_frame(file_pass *fp, frame *stack, size_t *depth)
 {
@@ -261,7 +293,13 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     int64_t self_gpu = f->self_gpu, gpu_total = f->self_gpu + f->child_gpu;
     if (s->kind == K_CALL)
         self_gpu = gpu_total = 0;   /* its work is its operator's */
-    if (f->nchild == 1 && f->last.kind == s->kind && f->last.name == s->name) {
+    int64_t gpu_in = f->gpu_in + (s->kind == K_CALL ? gpu_of(fp, s->corr) : 0);
+    if (s->kind == K_MOD) {
+        /* TensorBoard's module view: self = not inside a child module */
+        child_cpu = f->mod_cpu;
+        self_gpu = gpu_in - f->mod_gpu;
+        gpu_total = gpu_in;
+    } else if (f->nchild == 1 && f->last.kind == s->kind && f->last.name == s->name) {
         /* An only child of the same name is folded into its parent. */
         if (f->last.row != UINT32_MAX)
             add_row(fp->m, f->last.row, -1, f->last.dur, f->last.dur - f->last.child_cpu,
@@ -271,8 +309,9 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
             self_gpu = f->last.self_gpu, gpu_total = f->last.gpu_total;
     }
     uint32_t row = UINT32_MAX;
-    if (s->rname != UINT32_MAX && counted(fp, s)) {
-        row = vp_ops_row(fp->m, s->rname, s->shape,
+    uint32_t rname = s->kind == K_MOD ? module_path(fp, stack, *depth, s) : s->rname;
+    if (rname != UINT32_MAX && counted(fp, s)) {
+        row = vp_ops_row(fp->m, rname, s->shape,
                          fp->m->o.dims & VP_ODIM_RANK ? (int32_t)fp->file : 0);
         add_row(fp->m, row, 1, dur, dur - child_cpu, self_gpu, gpu_total);
     }
@@ -286,6 +325,9 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
         p->self_gpu += launched;
     else
         p->child_gpu += gpu_total;
+    p->gpu_in += gpu_in;
+    p->mod_cpu += s->kind == K_MOD ? dur : f->mod_cpu;
+    p->mod_gpu += s->kind == K_MOD ? gpu_in : f->mod_gpu;
 }
 
 /* The trees of the held slices, thread by thread. */

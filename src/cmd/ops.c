@@ -25,7 +25,8 @@ const char cmd_ops_usage[] =
     "legacy trace (written without Kineto), plain or gzip, or - for standard input.\n"
     "\n"
     "  --by DIMS          group by name (always), and/or shape (Input Dims, as\n"
-    "                     key_averages(group_by_input_shape=True)), rank (comma list)\n"
+    "                     key_averages(group_by_input_shape=True)), rank (comma list);\n"
+    "                     module: rows are nn.Module paths (with_modules=True frames)\n"
     "  --sort KEY         cpu_total (default), self_cpu, cpu_avg, calls, self_gpu,\n"
     "                     gpu_total or name (torch's sort_by names work too)\n"
     VP_TOP_USAGE
@@ -76,13 +77,20 @@ static int parse_by(ops_cmd *c, const char *arg)
             c->o.dims |= VP_ODIM_SHAPE;
         } else if (strcmp(tok, "rank") == 0) {
             c->o.dims |= VP_ODIM_RANK;
+        } else if (strcmp(tok, "module") == 0) {
+            c->o.dims |= VP_ODIM_MODULE;
         } else {
-            vp_usage_error("ops", "--by: unknown grouping '%s' (name, shape, rank)", tok);
+            vp_usage_error("ops", "--by: unknown grouping '%s' (name, shape, rank, module)", tok);
             ok = 0;
             break;
         }
     }
     free(copy);
+    if (ok && (c->o.dims & VP_ODIM_MODULE) && (c->o.dims & VP_ODIM_SHAPE)) {
+        vp_usage_error("ops", "--by: module and shape do not go together (a module has no "
+                              "Input Dims)");
+        ok = 0;
+    }
     return ok ? 0 : -1;
 }
 
@@ -194,7 +202,11 @@ int cmd_ops(int argc, char **argv)
     if (status == VP_EXIT_OK) {
         vp_ops_finish(&c.result, c.sort);
         vp_table *t = vp_ops_table(&c.result, c.common.top);
-        if (vp_table_rows(t) == 0)
+        if (vp_table_rows(t) == 0 && (c.o.dims & VP_ODIM_MODULE))
+            vp_table_add_note(t, "no nn.Module frames in the input%s (the profiler records "
+                                 "them with with_stack=True and with_modules=True)",
+                              c.common.has_steps ? " (with --steps)" : "");
+        else if (vp_table_rows(t) == 0)
             vp_table_add_note(t, "no operators (cpu_op, user_annotation) in the input%s",
                               c.common.has_steps ? " (with --steps)" : "");
         status = vp_emit_tables(&c.common, &t, 1, "vprof.ops/1");

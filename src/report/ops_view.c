@@ -21,7 +21,7 @@ vp_table *vp_ops_table(const vp_ops *m, long top)
 {
     vp_table *t = vp_table_new("ops");
     int shape = (m->o.dims & VP_ODIM_SHAPE) != 0, rank = (m->o.dims & VP_ODIM_RANK) != 0;
-    vp_table_add_col(t, "Name", VP_COL_TEXT, 0);
+    vp_table_add_col(t, m->o.dims & VP_ODIM_MODULE ? "Module" : "Name", VP_COL_TEXT, 0);
     int shape_col = shape ? vp_table_add_col(t, "Input Dims", VP_COL_TEXT, 0) : -1;
     int rank_col = rank ? vp_table_add_col(t, "Rank", VP_COL_INT, 0) : -1;
     int first = vp_table_add_col(t, "Calls", VP_COL_INT, 0);

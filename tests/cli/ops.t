@@ -42,6 +42,28 @@ cat >"$WORK/kineto.json" <<'END'
 ]}
 END
 
+# with_modules=True frames: Net_0 [2,92] holds Linear_0 twice ([5,45] and
+# [50,70], launching 25 and 4 us of GPU work) and aten::relu (3 us), with a
+# non-module python frame between: Net_0 self 90 - 60 = 30 us, GPU Total
+# 32 us, Self GPU 32 - 29 = 3 us; Linear_0 (path Net_0.Linear_0) 2 calls.
+cat >"$WORK/modules.json" <<'END'
+{"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#5", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+{"ph": "X", "cat": "python_function", "name": "nn.Module: Net_0", "pid": 1, "tid": 1, "ts": 2, "dur": 90},
+{"ph": "X", "cat": "python_function", "name": "torch/nn/modules/module.py(1500): _call_impl", "pid": 1, "tid": 1, "ts": 4, "dur": 85},
+{"ph": "X", "cat": "python_function", "name": "nn.Module: Linear_0", "pid": 1, "tid": 1, "ts": 5, "dur": 40},
+{"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 10, "dur": 30},
+{"ph": "X", "cat": "python_function", "name": "nn.Module: Linear_0", "pid": 1, "tid": 1, "ts": 50, "dur": 20},
+{"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": 75, "dur": 10},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 10, "args": {"correlation": 7}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 55, "dur": 5, "args": {"correlation": 8}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 78, "dur": 5, "args": {"correlation": 9}},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 40, "dur": 25, "args": {"correlation": 7}},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 65, "dur": 4, "args": {"correlation": 8}},
+{"ph": "X", "cat": "kernel", "name": "relu", "pid": 0, "tid": 7, "ts": 80, "dur": 3, "args": {"correlation": 9}}
+]}
+END
+
 case_ 'legacy trace: steps folded, negative self time, an only child of its name folded'
 vp ops -f csv "$WORK/legacy.json"
 expect_status 0
@@ -107,6 +129,24 @@ Name,Calls,CPU Total (ns),Self CPU (ns),CPU Avg (ns),Self GPU (ns),GPU Total (ns
 ProfilerStep*,1,30000,10000,30000.0,0,3500
 aten::linear,1,20000,15000,20000.0,3500,3500
 cudaLaunchKernel,1,5000,5000,5000.0,0,0
+END
+
+case_ '--by module: nn.Module paths, self = outside child modules'
+vp ops --by module -f csv "$WORK/modules.json"
+expect_status 0
+expect_stdout <<'END'
+Module,Calls,CPU Total (ns),Self CPU (ns),CPU Avg (ns),Self GPU (ns),GPU Total (ns)
+Net_0,1,90000,30000,90000.0,3000,32000
+Net_0.Linear_0,2,60000,60000,30000.0,29000,29000
+END
+
+case_ '--by module on a trace without module frames: a note says so'
+vp ops --by module "$DATA/hta/event_sync_trace.json.gz"
+expect_status 0
+expect_stdout <<'END'
+Module  Calls  CPU Total  Self CPU  CPU Avg  Self GPU  GPU Total
+------  -----  ---------  --------  -------  --------  ---------
+note: no nn.Module frames in the input (the profiler records them with with_stack=True and with_modules=True)
 END
 
 case_ 'real trace, csv: Self GPU of the ops whose own launches ran kernels'
@@ -247,7 +287,10 @@ expect_stderr_has 'cut.json: byte 626 (line 7, column 1): the input ends at byte
 case_ 'usage errors: exit 2 naming the option'
 vp ops --by stream x.json
 expect_status 2
-expect_stderr_has "vprof: ops: --by: unknown grouping 'stream' (name, shape, rank)"
+expect_stderr_has "vprof: ops: --by: unknown grouping 'stream' (name, shape, rank, module)"
+vp ops --by module,shape x.json
+expect_status 2
+expect_stderr_has "vprof: ops: --by: module and shape do not go together"
 vp ops --sort med x.json
 expect_status 2
 expect_stderr_has "vprof: ops: --sort: unknown key 'med'"
