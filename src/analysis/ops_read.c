@@ -44,6 +44,8 @@ typedef struct file_pass {
     size_t ng, capg;
     vp_steps *steps;
     vp_buf tmp;
+    vp_buf last_thread;  /* the "pid tid" of the last slice held, and its index */
+    uint32_t last_tid;
     uint64_t ops, no_dur;
 } file_pass;
 
@@ -145,7 +147,14 @@ static void hold(file_pass *fp, const vp_event *ev, int kind)
     vp_buf_append(&fp->tmp, ev->pid.p ? ev->pid.p : "", ev->pid.p ? ev->pid.n : 0);
     vp_buf_putc(&fp->tmp, ' ');
     vp_buf_append(&fp->tmp, ev->tid.p ? ev->tid.p : "", ev->tid.p ? ev->tid.n : 0);
-    s->thread = intern_local(fp->threads, fp->tmp.data, fp->tmp.len);
+    /* Consecutive slices are mostly of one thread: no hash for them. */
+    if (fp->last_thread.len != fp->tmp.len ||
+        memcmp(fp->last_thread.data, fp->tmp.data, fp->tmp.len) != 0) {
+        fp->last_thread.len = 0;
+        vp_buf_append(&fp->last_thread, fp->tmp.data, fp->tmp.len);
+        fp->last_tid = intern_local(fp->threads, fp->tmp.data, fp->tmp.len);
+    }
+    s->thread = fp->last_tid;
     if (kind == K_OP) {
         s->name = s->rname = vp_ops_name(m, ev->name.p, ev->name.n);
         if (m->o.dims & VP_ODIM_SHAPE)
@@ -426,6 +435,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
     vp_strmap_free(fp.threads);
     vp_strmap_free(fp.calls);
     vp_buf_free(&fp.tmp);
+    vp_buf_free(&fp.last_thread);
     free(fp.s);
     free(fp.g);
     return status;
