@@ -1,7 +1,7 @@
 /* The trace pass of vprof ops (vprof/ops.h): one file's CPU slices made
  * into per-thread trees as torch's profiler makes them, summed per row.
  *
- * The slices of a file are held until it ends (32-40 bytes each): Kineto
+ * The slices of a file are held until it ends (48 bytes each): Kineto
  * writes a thread's operators first and its runtime calls later, so no
  * thread arrives in time order and a stack alone cannot nest them.  The
  * held slices are freed after each file; what stays is one row per key. */
