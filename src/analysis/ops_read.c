@@ -130,11 +130,7 @@ static void take_event(file_pass *fp, const vp_event *ev)
         fp->m->gpu = 1;
         if (corr < 0 || !ev->has_dur)
             return;
-        if (fp->ng == fp->capg) {
-            fp->capg = fp->capg ? fp->capg * 2 : 4096;
-            fp->g = vp_realloc(fp->g, fp->capg * sizeof *fp->g);
-        }
-        fp->g[fp->ng++] = (gpu_work){corr, ev->dur};
+        vp_corrmap_add(&fp->gpu, corr, ev->dur);
         return;
     }
     int kind;
@@ -222,7 +218,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
                "runtime calls and operators held, %zu GPU activities",
             vp_trace_name(t), m->ranks[fp.file], vp_rank_source_name(rs),
             (unsigned long long)st->events, (unsigned long long)st->bytes,
-            st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.n, fp.ng);
+            st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.n, fp.gpu.n);
     }
     vp_trace_close(t);
     vp_steps_free(fp.steps);
@@ -231,6 +227,6 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
     vp_buf_free(&fp.tmp);
     vp_buf_free(&fp.last_thread);
     free(fp.s);
-    free(fp.g);
+    vp_corrmap_free(&fp.gpu);
     return status;
 }

@@ -42,31 +42,6 @@ static int cmp_slice(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int cmp_gpu(const void *a, const void *b)
-{
-    const gpu_work *x = a, *y = b;
-    return (x->corr > y->corr) - (x->corr < y->corr);
-}
-
-/* The GPU time of the work of correlation id corr (g sorted by corr). */
-static int64_t gpu_of(const file_pass *fp, int64_t corr)
-{
-    if (corr < 0)
-        return 0;
-    size_t lo = 0, hi = fp->ng;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (fp->g[mid].corr < corr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    int64_t sum = 0;
-    for (; lo < fp->ng && fp->g[lo].corr == corr; lo++)
-        sum += fp->g[lo].dur;
-    return sum;
-}
-
 static int counted(const file_pass *fp, const slice *s)
 {
     if (!fp->steps)
@@ -112,11 +87,13 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     frame *f = &stack[--*depth];
     const slice *s = f->sl;
     int64_t dur = s->end - s->ts, child_cpu = f->child_cpu;
-    int64_t launched = s->kind == K_CALL ? gpu_of(fp, s->corr) + f->self_gpu + f->child_gpu : 0;
+    /* a runtime call's own launches, through its correlation id */
+    int64_t own = s->kind == K_CALL ? vp_corrmap_sum(&fp->gpu, s->corr) : 0;
+    int64_t launched = s->kind == K_CALL ? own + f->self_gpu + f->child_gpu : 0;
     int64_t self_gpu = f->self_gpu, gpu_total = f->self_gpu + f->child_gpu;
     if (s->kind == K_CALL)
         self_gpu = gpu_total = 0;   /* its work is its operator's */
-    int64_t gpu_in = f->gpu_in + (s->kind == K_CALL ? gpu_of(fp, s->corr) : 0);
+    int64_t gpu_in = f->gpu_in + own;
     if (s->kind == K_MOD) {
         /* TensorBoard's module view: self = not inside a child module */
         child_cpu = f->mod_cpu;
@@ -158,8 +135,7 @@ void ops_build_trees(file_pass *fp)
 {
     if (fp->n)
         qsort(fp->s, fp->n, sizeof *fp->s, cmp_slice);
-    if (fp->ng)
-        qsort(fp->g, fp->ng, sizeof *fp->g, cmp_gpu);
+    vp_corrmap_seal(&fp->gpu);
     frame *stack = NULL;
     size_t depth = 0, cap = 0;
     for (size_t i = 0; i <= fp->n; i++) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vprof/corrmap.h"
 #include "vprof/ops.h"
 #include "vprof/steps.h"
 #include "vprof/util.h"
@@ -24,19 +25,13 @@ typedef struct slice {
     uint8_t kind;
 } slice;
 
-/* GPU work: duration per correlation id. */
-typedef struct gpu_work {
-    int64_t corr, dur;
-} gpu_work;
-
 typedef struct file_pass {
     vp_ops *m;
     size_t file;
     vp_strmap *threads, *calls;  /* "pid tid" -> index + 1; runtime call and module names */
     slice *s;
     size_t n, cap;
-    gpu_work *g;
-    size_t ng, capg;
+    vp_corrmap gpu;     /* kernels, memcpys, memsets by correlation id */
     vp_steps *steps;
     vp_buf tmp;
     vp_buf last_thread;  /* the "pid tid" of the last slice held, and its index */
