@@ -19,6 +19,8 @@ const vp_cmd vp_commands[] = {
      cmd_summary_usage},
     {"kernels", cmd_kernels, "where GPU time went, per kernel (nsys cuda_gpu_kern_sum columns)",
      cmd_kernels_usage},
+    {"ops", cmd_ops, "where CPU time went, per PyTorch operator (torch key_averages columns)",
+     cmd_ops_usage},
     {"launches", cmd_launches, "launch cost and delay per launch and kernel (HTA launch stats, nsys cuda_kern_exec_sum)",
      cmd_launches_usage},
     {"api", cmd_api, "CPU time per runtime/driver API call (nsys cuda_api_sum columns)", cmd_api_usage},

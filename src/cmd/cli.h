@@ -26,6 +26,8 @@ const vp_cmd *vp_cmd_find(const char *name);
 /* The subcommands, one file each in src/cmd/. */
 int cmd_kernels(int argc, char **argv);
 extern const char cmd_kernels_usage[];
+int cmd_ops(int argc, char **argv);
+extern const char cmd_ops_usage[];
 int cmd_launches(int argc, char **argv);
 extern const char cmd_launches_usage[];
 int cmd_api(int argc, char **argv);

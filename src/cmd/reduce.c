@@ -20,9 +20,9 @@
 const char cmd_reduce_usage[] =
     "usage: vprof reduce [options] PART...\n"
     "\n"
-    "Merges partial results written with --save-part by kernels, launches, api,\n"
-    "copies, ranges, comm, steps, summary, check or memory (a Slurm job array's\n"
-    "tasks, say) and prints what\n"
+    "Merges partial results written with --save-part by kernels, ops, launches,\n"
+    "api, copies, ranges, comm, steps, summary, check or memory (a Slurm job\n"
+    "array's tasks, say) and prints what\n"
     "that command would have printed over all their inputs, in the order of the\n"
     "PART operands.\n"
     "The command and its options come from the first partial; every PART must come\n"
