@@ -13,11 +13,22 @@
 /* A subcommand: argv[0] is its name. Returns the process exit status. */
 typedef int (*vp_cmd_fn)(int argc, char **argv);
 
+/* A table a command may print: its name (the JSON key, --table's value)
+ * and what it holds, for --table list. */
+typedef struct vp_table_doc {
+    const char *name;
+    const char *what;
+} vp_table_doc;
+
 typedef struct vp_cmd {
     const char *name;
     vp_cmd_fn fn;
     const char *summary;   /* one line for `vprof help` */
     const char *usage;     /* full help text for `vprof help NAME` and --help */
+    /* The tables it may print, ended by {NULL}; NULL for a command with
+     * one.  The order is the choice of csv and tsv, which print one table:
+     * without --table, the first of these that the output has. */
+    const vp_table_doc *tables;
 } vp_cmd;
 
 extern const vp_cmd vp_commands[];
@@ -46,6 +57,8 @@ int cmd_check(int argc, char **argv);
 extern const char cmd_check_usage[];
 int cmd_reduce(int argc, char **argv);
 extern const char cmd_reduce_usage[];
+extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
+    cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[];
 
 /* Routes the library's diagnostics to stderr ("vprof: warning: ...",
  * silenced by -q) and spells its hints as this CLI's options; main()
@@ -70,6 +83,8 @@ typedef struct vp_common_opts {
      * sees each -f first: 1 when it took it. */
     int (*own_format)(void *ctx, const char *name);
     void *own_format_ctx;
+    const char *table;     /* --table NAME: print this table alone; NULL: all (csv, tsv: one) */
+    const vp_cmd *cmd;     /* set by vp_getopt: the command, for its tables and messages */
 } vp_common_opts;
 
 /* getopt_long ids for the common long-only options; a command's own
@@ -82,6 +97,7 @@ enum {
     VP_OPT_SAVE_PART,
     VP_OPT_MPI,
     VP_OPT_LOCAL,
+    VP_OPT_TABLE,
     VP_OPT_FIRST_CMD = 1100,
 };
 
@@ -99,6 +115,10 @@ enum {
     {"quiet", no_argument, 0, 'q'}, \
     {"verbose", no_argument, 0, 'v'}, \
     {"help", no_argument, 0, 'h'}
+
+/* --table NAME, for the commands with several tables (vp_cmd.tables); a
+ * command's help lists its names on the option's line. */
+#define VP_TABLE_LONGOPT {"table", required_argument, 0, VP_OPT_TABLE}
 
 /* --top N and --steps A:B, the same for every command that has them. */
 #define VP_TOP_LONGOPT {"top", required_argument, 0, VP_OPT_TOP}
@@ -135,6 +155,11 @@ void vp_common_init(vp_common_opts *o);
  * stdout and returns 2: exit 0. */
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg);
 
+/* --table ARG for cmd: "list" prints its tables and returns 2 (exit 0);
+ * a name of them is kept in o->table (1); another is a usage error naming
+ * them (-1). */
+int vp_table_option(vp_common_opts *o, const vp_cmd *cmd, const char *arg);
+
 /* The one option loop: getopt_long over a command's table, the common
  * options handled (vp_common_option).  Returns the next option that is
  * the command's own, VP_OPT_END after the last option (optind is then
@@ -156,7 +181,11 @@ int vp_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(
 
 /* Writes tables to the output named by o (stdout when none), in o's
  * format; the table format uses the terminal width when stdout is a tty,
- * and colour unless NO_COLOR is set.  Returns an exit status. */
+ * and colour unless NO_COLOR is set.  With --table, only that table (exit
+ * 2 when this output has none of that name); csv and tsv print one table
+ * (a spreadsheet reads one header): without --table the command's first
+ * (vp_cmd.tables) with one line on stderr naming the others.  Returns an
+ * exit status. */
 int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, const char *schema);
 
 #endif
