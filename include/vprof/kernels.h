@@ -25,6 +25,8 @@
 enum {
     VP_KDIM_CLASS = 1, VP_KDIM_STREAM = 2, VP_KDIM_RANK = 4, VP_KDIM_DEVICE = 8,
     VP_KDIM_TYPE = 16, VP_KDIM_CORE = 32,
+    /* the dimensions a row can total over without the kernel name */
+    VP_KDIM_TOTALS = VP_KDIM_CLASS | VP_KDIM_STREAM | VP_KDIM_TYPE | VP_KDIM_CORE,
 };
 typedef enum vp_ksort {
     VP_KSORT_TOTAL, VP_KSORT_COUNT, VP_KSORT_AVG, VP_KSORT_MED, VP_KSORT_MAX, VP_KSORT_NAME,

@@ -53,6 +53,7 @@ void vp_table_set_textn(vp_table *t, size_t row, int col, const char *s, size_t 
 void vp_table_set_int(vp_table *t, size_t row, int col, int64_t v);
 void vp_table_set_double(vp_table *t, size_t row, int col, double v);
 
+const char *vp_table_name(const vp_table *t);
 size_t vp_table_rows(const vp_table *t);
 int vp_table_cols(const vp_table *t);
 
@@ -70,7 +71,8 @@ typedef struct vp_format_opts {
 
 /* Writes tables to out in the chosen format.  Several tables: human
  * formats separate them with a blank line; csv/tsv print each with its
- * header, separated by a blank line; json writes one object
+ * header, separated by a blank line (which a spreadsheet reads as one
+ * table with stray rows: vprof's CLI passes one, vp_emit_tables); json writes one object
  * {"schema":..., "tables": {name: {"columns":[...], "rows":[[...]...],
  * "notes":[...]}}}.  Returns 0, or -1 with errno set on a write error. */
 int vp_table_write(FILE *out, vp_table *const *tables, size_t ntables, const vp_format_opts *opts);

@@ -10,6 +10,7 @@ const char cmd_api_usage[] =
     "cuda_driver events (and other back ends' *_runtime, *_driver: hip, MTIA, XPU).\n"
     "Several traces give one combined table. TRACE is a Chrome/Kineto trace, plain or\n"
     "gzip, or - for standard input.\n"
+    VP_OPERANDS_USAGE
     "\n"
     "  --top N            keep the N first rows; 0 = all\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"

@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "vprof/error.h"
@@ -187,6 +185,8 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
         o->mpi = 1;
         o->local = 1;
         return 1;
+    case VP_OPT_TABLE:
+        return vp_table_option(o, cmd, arg);
     case 'h':
         fputs(cmd->usage, stdout);
         return 2;
@@ -213,7 +213,7 @@ static int presentation_only(int c)
     switch (c) {
     case 'f': case 'o': case 'q': case 'v': case 'h': case 'j':
     case VP_OPT_FULL_NAMES: case VP_OPT_TOP: case VP_OPT_SAVE_PART: case VP_OPT_MPI:
-    case VP_OPT_LOCAL:
+    case VP_OPT_LOCAL: case VP_OPT_TABLE:
         return 1;
     default:
         return 0;
@@ -231,6 +231,7 @@ static int has_option(const struct option *longopts, int c)
 int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
               const char *shortopts, const struct option *longopts, int *status)
 {
+    o->cmd = cmd;
     for (;;) {
         int li = -1;
         int c = getopt_long(argc, argv, shortopts, longopts, &li);
@@ -268,56 +269,4 @@ int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
         if (h == 0)
             return c;
     }
-}
-
-/* The terminal's width when stdout is one; COLUMNS wins so that tests and
- * pipes into `less` can choose. 0 = do not shorten. */
-static int output_width(FILE *out)
-{
-    const char *env = getenv("COLUMNS");
-    if (env && *env) {
-        int w = atoi(env);
-        if (w > 0)
-            return w;
-    }
-    if (out != stdout || !isatty(STDOUT_FILENO))
-        return 0;
-    struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col;
-    return 80;
-}
-
-int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, const char *schema)
-{
-    FILE *out = stdout;
-    int to_file = o->output && strcmp(o->output, "-") != 0;
-    if (to_file) {
-        out = fopen(o->output, "w");
-        if (!out) {
-            fprintf(stderr, "vprof: cannot write %s: %s\n", o->output, strerror(errno));
-            return VP_EXIT_INPUT;
-        }
-    }
-    vp_format_opts fo = {
-        .format = o->format,
-        .width = output_width(out),
-        .full_names = o->full_names,
-        .color = !to_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
-        .schema = schema,
-    };
-    int rc = vp_table_write(out, tables, n, &fo);
-    if (fflush(out) != 0)
-        rc = -1;
-    int err = errno;
-    if (to_file && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        err = errno;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", to_file ? o->output : "standard output",
-                strerror(err));
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
 }

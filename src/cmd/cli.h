@@ -13,11 +13,22 @@
 /* A subcommand: argv[0] is its name. Returns the process exit status. */
 typedef int (*vp_cmd_fn)(int argc, char **argv);
 
+/* A table a command may print: its name (the JSON key, --table's value)
+ * and what it holds, for --table list. */
+typedef struct vp_table_doc {
+    const char *name;
+    const char *what;
+} vp_table_doc;
+
 typedef struct vp_cmd {
     const char *name;
     vp_cmd_fn fn;
     const char *summary;   /* one line for `vprof help` */
     const char *usage;     /* full help text for `vprof help NAME` and --help */
+    /* The tables it may print, ended by {NULL}; NULL for a command with
+     * one.  The order is the choice of csv and tsv, which print one table:
+     * without --table, the first of these that the output has. */
+    const vp_table_doc *tables;
 } vp_cmd;
 
 extern const vp_cmd vp_commands[];
@@ -56,6 +67,9 @@ int cmd_check(int argc, char **argv);
 extern const char cmd_check_usage[];
 int cmd_reduce(int argc, char **argv);
 extern const char cmd_reduce_usage[];
+extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
+    cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[], cmd_launches_tables[],
+    cmd_copies_tables[];
 
 /* Routes the library's diagnostics to stderr ("vprof: warning: ...",
  * silenced by -q) and spells its hints as this CLI's options; main()
@@ -80,6 +94,8 @@ typedef struct vp_common_opts {
      * sees each -f first: 1 when it took it. */
     int (*own_format)(void *ctx, const char *name);
     void *own_format_ctx;
+    const char *table;     /* --table NAME: print this table alone; NULL: all (csv, tsv: one) */
+    const vp_cmd *cmd;     /* set by vp_getopt: the command, for its tables and messages */
 } vp_common_opts;
 
 /* getopt_long ids for the common long-only options; a command's own
@@ -92,6 +108,7 @@ enum {
     VP_OPT_SAVE_PART,
     VP_OPT_MPI,
     VP_OPT_LOCAL,
+    VP_OPT_TABLE,
     VP_OPT_FIRST_CMD = 1100,
 };
 
@@ -116,6 +133,10 @@ enum {
     "A directory stands for its traces (*.json, *.json.gz) in rank order, an\n" \
     "Ascend profile directory for itself; one file given twice is a usage error\n" \
     "(docs/trace-input.md).\n"
+
+/* --table NAME, for the commands with several tables (vp_cmd.tables); a
+ * command's help lists its names on the option's line. */
+#define VP_TABLE_LONGOPT {"table", required_argument, 0, VP_OPT_TABLE}
 
 /* --top N and --steps A:B, the same for every command that has them. */
 #define VP_TOP_LONGOPT {"top", required_argument, 0, VP_OPT_TOP}
@@ -152,6 +173,11 @@ void vp_common_init(vp_common_opts *o);
  * stdout and returns 2: exit 0. */
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg);
 
+/* --table ARG for cmd: "list" prints its tables and returns 2 (exit 0);
+ * a name of them is kept in o->table (1); another is a usage error naming
+ * them (-1). */
+int vp_table_option(vp_common_opts *o, const vp_cmd *cmd, const char *arg);
+
 /* The one option loop: getopt_long over a command's table, the common
  * options handled (vp_common_option).  Returns the next option that is
  * the command's own, VP_OPT_END after the last option (optind is then
@@ -178,7 +204,11 @@ int vp_options_conflict(const char *cmd, const char *a, const char *b, const cha
 
 /* Writes tables to the output named by o (stdout when none), in o's
  * format; the table format uses the terminal width when stdout is a tty,
- * and colour unless NO_COLOR is set.  Returns an exit status. */
+ * and colour unless NO_COLOR is set.  With --table, only that table (exit
+ * 2 when this output has none of that name); csv and tsv print one table
+ * (a spreadsheet reads one header): without --table the command's first
+ * (vp_cmd.tables) with one line on stderr naming the others.  Returns an
+ * exit status. */
 int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, const char *schema);
 
 #endif

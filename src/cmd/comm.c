@@ -21,6 +21,19 @@
 #include "vprof/comm_view.h"
 #include "vprof/gpupass.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_comm_tables[] = {
+    {"comm", "per rank: computing, communication, overlapped, exposed, free, idle"},
+    {"collectives", "per collective: count, time, message size, bus bandwidth"},
+    {"spread", "each per-rank figure over the ranks (two ranks or more)"},
+    {"stragglers", "per step, the rank that the others waited for (two ranks or more)"},
+    {"step_trace_time", "msprof-analyze's step_trace_time columns (Ascend)"},
+    {"hccl_ops", "per HCCL operation, from communication.json (Ascend)"},
+    {"hccl_bandwidth", "per transport bandwidth, from communication.json (Ascend)"},
+    {"hccl_links", "per link, from communication_matrix.json (Ascend)"},
+    {NULL, NULL},
+};
+
 const char cmd_comm_usage[] =
     "usage: vprof comm [options] TRACE...\n"
     "\n"
@@ -44,6 +57,10 @@ const char cmd_comm_usage[] =
     "  --top N            keep the N collectives with the most time\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
+    "      --table NAME   comm (default), collectives, spread, stragglers, step_trace_time,\n"
+    "                     hccl_ops, hccl_bandwidth, hccl_links, or list (what each holds):\n"
+    "                     print that table alone; csv and tsv print one table, the first of\n"
+    "                     these that the output has unless --table names one\n"
     "      --full-names   never shorten text cells in the table format\n"
     "      --partial      accept a truncated trace, with a warning\n"
     "  -v, --verbose      say which rank each file is, and why, and what was read\n"
@@ -242,6 +259,7 @@ int cmd_comm(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
         VP_STEPS_LONGOPT,
         VP_TOP_LONGOPT,
         VP_SCALE_LONGOPTS,

@@ -3,6 +3,13 @@
 #include "cmd/cli.h"
 #include "cmd/evsum_cli.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_copies_tables[] = {
+    {"copy_time", "per kind: nsys cuda_gpu_mem_time_sum's columns"},
+    {"copy_size", "per kind: nsys cuda_gpu_mem_size_sum's columns, with the bandwidth"},
+    {NULL, NULL},
+};
+
 const char cmd_copies_usage[] =
     "usage: vprof copies [options] TRACE...\n"
     "\n"
@@ -12,9 +19,13 @@ const char cmd_copies_usage[] =
     "moved (args.bytes) as `cuda_gpu_mem_size_sum` in bytes, with the achieved\n"
     "bandwidth. Several traces give one combined table. TRACE is a Chrome/Kineto\n"
     "trace, plain or gzip, or - for standard input.\n"
+    VP_OPERANDS_USAGE
     "\n"
     "  --top N            keep the N first rows; 0 = all\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
+    "      --table NAME   copy_time (default), copy_size, or list: print that table\n"
+    "                     alone; csv and tsv print one table, copy_time unless --table\n"
+    "                     names the other\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --full-names   never shorten names in the table format\n"
     "      --partial      accept a truncated trace, with a warning saying how much was read\n"

@@ -14,6 +14,15 @@
 #include "vprof/table.h"
 #include "vprof/util.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_diff_tables[] = {
+    {"kernels", "per kernel: base, new and the change"},
+    {"classes", "per kernel class: base, new and the change"},
+    {"metrics", "every metric: base, new and the change"},
+    {"gates", "with --fail-if: each gate and whether it held"},
+    {NULL, NULL},
+};
+
 const char cmd_diff_usage[] =
     "usage: vprof diff [options] BASE NEW\n"
     "\n"
@@ -42,6 +51,9 @@ const char cmd_diff_usage[] =
     "  -f, --format FMT     table (default), csv, tsv, json, md; or github, junit for\n"
     "                       the gates alone, as CI systems read them\n"
     "  -o, --output FILE    write there instead of standard output\n"
+    "      --table NAME     kernels (default), classes, metrics, gates, or list (what each\n"
+    "                       holds): print that table alone; csv and tsv print one table,\n"
+    "                       the first of these that the output has unless --table names one\n"
     "      --full-names     never shorten kernel names in the table format\n"
     "      --partial        accept truncated traces, with a warning\n"
     "  -q, --quiet          no warnings, no progress bar\n"
@@ -115,6 +127,7 @@ int cmd_diff(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
         VP_RUN_LONGOPTS,
         {"fail-if", required_argument, 0, OPT_FAIL_IF},
         {"min-delta", required_argument, 0, OPT_MIN_DELTA},

@@ -50,6 +50,7 @@ int vp_evsum_command(int argc, char **argv, const char *name, vp_evsum_family fa
         VP_COMMON_LONGOPTS,
         VP_TOP_LONGOPT,
         VP_SCALE_LONGOPTS,
+        VP_TABLE_LONGOPT,
         {0, 0, 0, 0},
     };
     static const char *const nothing[] = {

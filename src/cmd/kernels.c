@@ -139,10 +139,12 @@ static int parse_by(kernels *k, const char *arg)
         }
     }
     free(copy);
-    /* type and core without name: per type/core alone (the Ascend
-     * summaries by op type and accelerator core). */
-    k->o.by_name = named || !(k->o.dims & (VP_KDIM_TYPE | VP_KDIM_CORE)) ||
-                 (k->o.dims & ~(unsigned)(VP_KDIM_TYPE | VP_KDIM_CORE));
+    /* class, stream, type and core are what a row totals: without name
+     * in the list, one row per class (stream, op type, core), as nsys'
+     * per-stream and msprof's per-type summaries have it.  rank and
+     * device split the table by input instead, so alone they keep a row
+     * per kernel name (docs/kernels.md, "Grouping"). */
+    k->o.by_name = named || !(k->o.dims & VP_KDIM_TOTALS);
     return ok ? 0 : -1;
 }
 
@@ -294,6 +296,25 @@ int cmd_kernels(int argc, char **argv)
     if (vp_table_rows(t) == 0)
         vp_table_add_note(t, "no GPU kernels in the input%s",
                           k.common.has_steps ? " (with --steps)" : "");
+    if ((k.has_filter || k.has_exclude) && vp_table_rows(t) > 0) {
+        /* Time (%) is a share of the rows listed, as in nsys: say so when
+         * the rows are not all the kernels (csv has no notes: stderr). */
+        char total[32];
+        vp_human_ns(total, sizeof total, (double)k.result.grand);
+        const char *opts = k.has_filter && k.has_exclude ? "--filter and --exclude"
+                           : k.has_filter                ? "--filter"
+                                                         : "--exclude";
+        if (k.common.format == VP_FMT_CSV || k.common.format == VP_FMT_TSV) {
+            if (!vp_quiet)
+                fprintf(stderr, "vprof: kernels: note: Time (%%) is each row's share of the "
+                                "%s of kernel time that %s keeps, not of all kernel time\n",
+                        total, opts);
+        } else {
+            vp_table_add_note(t, "Time (%%) is each row's share of the %s of kernel time "
+                                 "that %s keeps, not of all kernel time",
+                              total, opts);
+        }
+    }
     status = vp_emit_tables(&k.common, &t, 1, "vprof.kernels/1");
     vp_table_free(t);
 out:

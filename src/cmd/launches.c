@@ -13,6 +13,14 @@
 #include "vprof/launches_view.h"
 #include "vprof/util.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_launches_tables[] = {
+    {"launch_summary", "per rank: launches, long calls, long delays, short GPU work (HTA's plots)"},
+    {"kernel_launches", "per API and kernel name: nsys cuda_kern_exec_sum's columns"},
+    {"launches", "with --list: one row per launch"},
+    {NULL, NULL},
+};
+
 const char cmd_launches_usage[] =
     "usage: vprof launches [options] TRACE...\n"
     "\n"
@@ -24,6 +32,7 @@ const char cmd_launches_usage[] =
     "`nsys stats --report cuda_kern_exec_sum`; with --list, one row per launch. Several\n"
     "traces (a file is a rank) give a row per rank. TRACE is a Chrome/Kineto trace,\n"
     "plain or gzip, or - for standard input.\n"
+    VP_OPERANDS_USAGE
     "\n"
     "  --list             one row per launch (Correlation, CPU Duration, GPU Duration,\n"
     "                     Launch Delay, Kind, API Name, Name) instead of the per-name\n"
@@ -38,6 +47,10 @@ const char cmd_launches_usage[] =
     "                     (microseconds; default 100, HTA's launch_delay_cutoff)\n"
     VP_STEPS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
+    "      --table NAME   launch_summary (default), kernel_launches, launches (with\n"
+    "                     --list), or list: print that table alone; csv and tsv print\n"
+    "                     one table, the first of these that the output has unless\n"
+    "                     --table names one\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --full-names   never shorten kernel names in the table format\n"
     "      --partial      accept a truncated trace, with a warning saying how much was read\n"
@@ -136,6 +149,7 @@ int cmd_launches(int argc, char **argv)
         VP_TOP_LONGOPT,
         VP_STEPS_LONGOPT,
         VP_SCALE_LONGOPTS,
+        VP_TABLE_LONGOPT,
         {"list", no_argument, 0, OPT_LIST},
         {"sort", required_argument, 0, OPT_SORT},
         {"runtime-cutoff", required_argument, 0, OPT_RUNTIME_CUTOFF},

@@ -16,6 +16,24 @@
 #include "vprof/units.h"
 #include "vprof/util.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_memory_tables[] = {
+    {"state", "snapshot: the allocator per device when it was taken"},
+    {"peak", "snapshot: the peak of active bytes per device"},
+    {"top_at_peak", "snapshot: the largest allocations alive at the peak"},
+    {"sites_at_peak", "snapshot, --by site: the bytes alive at the peak per site"},
+    {"oom", "snapshot: out-of-memory events"},
+    {"leaks", "snapshot, --leaks: allocations made during the trace and alive at its end"},
+    {"memory", "trace: peak allocated and reserved per device"},
+    {"out_of_memory", "trace: [OutOfMemory] events"},
+    {"npu_memory", "Ascend: peak allocated and reserved per component"},
+    {"operators_at_peak", "Ascend: the operators holding the most at each peak"},
+    {"npu_module_mem", "Ascend: the driver modules' reservations"},
+    {"categories", "memory timeline: bytes per category at the peak"},
+    {"timeline", "--timeline: bytes after every event"},
+    {NULL, NULL},
+};
+
 const char cmd_memory_usage[] =
     "usage: vprof memory [options] SNAPSHOT|TRACE...|TIMELINE\n"
     "\n"
@@ -60,6 +78,11 @@ const char cmd_memory_usage[] =
     "  --device N         only device N\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write the tables to FILE instead of standard output\n"
+    "      --table NAME   state (default), peak, top_at_peak, sites_at_peak, oom, leaks,\n"
+    "                     memory, out_of_memory, npu_memory, operators_at_peak,\n"
+    "                     npu_module_mem, categories, timeline, or list (what each holds):\n"
+    "                     print that table alone; csv and tsv print one table, the first of\n"
+    "                     these that the output has unless --table names one\n"
     "      --full-names   never shorten long text\n"
     "  -q, --quiet        no warnings\n"
     "  -h, --help         this help\n"
@@ -227,6 +250,7 @@ int cmd_memory(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
         VP_TOP_LONGOPT,
         {"by", required_argument, 0, OPT_BY},
         {"stack", required_argument, 0, OPT_STACK},

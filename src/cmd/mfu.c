@@ -13,6 +13,16 @@
 #include "vprof/units.h"
 #include "vprof/util.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_mfu_tables[] = {
+    {"mfu", "TFLOP/s and MFU (with a step time, a trace or a log)"},
+    {"flops", "FLOPs per token, per part of the model"},
+    {"model", "the model's shape as read from config.json"},
+    {"steps", "per step of a trace: time and MFU"},
+    {"iterations", "per iteration of a training log"},
+    {NULL, NULL},
+};
+
 const char cmd_mfu_usage[] =
     "usage: vprof mfu [options] [TRACE...]\n"
     "\n"
@@ -53,6 +63,10 @@ const char cmd_mfu_usage[] =
     "  --recompute R        none (default), selective or full: also print HFU\n"
     "  -f, --format FMT     table (default), csv, tsv, json, md\n"
     "  -o, --output FILE    write there instead of standard output\n"
+    "      --table NAME     mfu (default), flops, model, steps, iterations, or list (what\n"
+    "                       each holds): print that table alone; csv and tsv print one\n"
+    "                       table, the first of these that the output has unless --table\n"
+    "                       names one\n"
     "      --partial        accept a truncated trace, with a warning\n"
     "  -v, --verbose        say what was read\n"
     "  -q, --quiet          no warnings, no progress bar\n"
@@ -122,6 +136,7 @@ int cmd_mfu(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
         {"model", required_argument, 0, OPT_MODEL},
         {"hidden", required_argument, 0, OPT_HIDDEN},
         {"layers", required_argument, 0, OPT_LAYERS},

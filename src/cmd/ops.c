@@ -23,6 +23,7 @@ const char cmd_ops_usage[] =
     "(correlation ids), GPU Total that of it and its children. Several traces (a file\n"
     "is a rank) give one combined table. TRACE is a Chrome/Kineto trace, or torch's\n"
     "legacy trace (written without Kineto), plain or gzip, or - for standard input.\n"
+    VP_OPERANDS_USAGE
     "\n"
     "  --by DIMS          group by name (always), and/or shape (Input Dims, as\n"
     "                     key_averages(group_by_input_shape=True)), rank (comma list);\n"

@@ -10,6 +10,7 @@ const char cmd_ranges_usage[] =
     "the GPU, apart) with the columns of `nsys stats --report nvtx_sum`. Several\n"
     "traces give one combined table. TRACE is a Chrome/Kineto trace, plain or gzip,\n"
     "or - for standard input.\n"
+    VP_OPERANDS_USAGE
     "\n"
     "  --top N            keep the N first rows; 0 = all\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"

@@ -32,6 +32,8 @@ const char cmd_reduce_usage[] =
     "  -o, --output FILE  write there instead of standard output\n"
     "      --full-names   never shorten kernel names in the table format\n"
     "      --top N        rows kept, where the command has --top\n"
+    "      --table NAME   that table alone, where the command has --table (vprof CMD\n"
+    "                     --table list names them)\n"
     "      --save-part P  merge into one partial result P instead (a reduction tree)\n"
     "  -q, --quiet        no warnings\n"
     "  -v, --verbose      what the command says with -v\n"
@@ -48,6 +50,7 @@ int cmd_reduce(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         {"full-names", no_argument, 0, VP_OPT_FULL_NAMES},
         {"top", required_argument, 0, VP_OPT_TOP},
+        VP_TABLE_LONGOPT,
         {"save-part", required_argument, 0, VP_OPT_SAVE_PART},
         {"quiet", no_argument, 0, 'q'},
         {"verbose", no_argument, 0, 'v'},

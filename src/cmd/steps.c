@@ -20,6 +20,16 @@
 #include "vprof/gpupass.h"
 #include "vprof/steps_view.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_steps_tables[] = {
+    {"steps", "per step (and rank): GPU compute, communication, idle, CPU phases"},
+    {"summary", "the step columns over the steps"},
+    {"temporal", "with --idle: HTA's temporal breakdown per rank"},
+    {"idle", "with --idle: HTA's idle time breakdown"},
+    {"step_trace_time", "msprof-analyze's step_trace_time columns (Ascend)"},
+    {NULL, NULL},
+};
+
 const char cmd_steps_usage[] =
     "usage: vprof steps [options] TRACE...\n"
     "\n"
@@ -48,6 +58,10 @@ const char cmd_steps_usage[] =
     "                     default 30 (HTA's consecutive_kernel_delay)\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
+    "      --table NAME   steps (default), summary, temporal, idle, step_trace_time, or\n"
+    "                     list (what each holds): print that table alone; csv and tsv print\n"
+    "                     one table, the first of these that the output has unless --table\n"
+    "                     names one\n"
     "      --partial      accept a truncated trace, with a warning\n"
     "  -v, --verbose      say which rank each file is, and what was read\n"
     "  -q, --quiet        no warnings, no progress bar\n"
@@ -205,6 +219,7 @@ int cmd_steps(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
         VP_STEPS_LONGOPT,
         VP_SCALE_LONGOPTS,
         {"per-rank", no_argument, 0, OPT_PER_RANK},
@@ -267,10 +282,18 @@ int cmd_steps(int argc, char **argv)
         tables[1] = vp_steps_idle_table(&s.b, s.kernel_wait);
     } else {
         int rank_col = s.b.nfiles > 1 && s.per_rank;
-        if (s.b.nfiles > 1 && !s.per_rank)
-            vp_breakdown_max_over_ranks(&s.b);
-        tables[0] = vp_steps_table(&s.b, rank_col, s.common.has_steps);
-        tables[1] = vp_steps_summary_table(&s.b);
+        vp_breakdown maxima = s.b;   /* shares b's other arrays, never freed */
+        int with_max = s.b.nfiles > 1 && !s.per_rank;
+        if (with_max) {
+            maxima.rows = vp_malloc((s.b.nrows ? s.b.nrows : 1) * sizeof *maxima.rows);
+            if (s.b.nrows)
+                memcpy(maxima.rows, s.b.rows, s.b.nrows * sizeof *maxima.rows);
+            vp_breakdown_max_over_ranks(&maxima);
+        }
+        tables[0] = vp_steps_table(&s.b, rank_col, s.common.has_steps, with_max ? &maxima : NULL);
+        tables[1] = vp_steps_summary_table(with_max ? &maxima : &s.b);
+        if (with_max)
+            free(maxima.rows);
         if (s.b.stt_source)
             tables[nt++] = asc_stt_table(&s.b.stt, 1, s.b.stt_source);
     }

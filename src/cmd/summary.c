@@ -13,6 +13,18 @@
 #include "vprof/summary_view.h"
 #include "vprof/table.h"
 
+/* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
+const vp_table_doc cmd_summary_tables[] = {
+    {"metrics", "every metric by name, value and unit: what check and diff compare"},
+    {"run", "accelerator, devices with kernels, ranks, steps, step time"},
+    {"gpu_time", "GPU span and the shares of busy, compute, exposed communication, copies, idle"},
+    {"top_kernels", "the kernels with the most GPU time"},
+    {"memory", "peak memory per device (traces with memory events)"},
+    {"mfu", "model FLOPs utilization (with --model)"},
+    {"findings", "what to look at, with the rule and its threshold"},
+    {NULL, NULL},
+};
+
 const char cmd_summary_usage[] =
     "usage: vprof summary [options] TRACE...\n"
     "\n"
@@ -35,6 +47,10 @@ const char cmd_summary_usage[] =
     VP_SCALE_USAGE
     "  -f, --format FMT     table (default), csv, tsv, json, md\n"
     "  -o, --output FILE    write there instead of standard output\n"
+    "      --table NAME     metrics (default), run, gpu_time, top_kernels, memory, mfu,\n"
+    "                       findings, or list (what each holds): print that table alone;\n"
+    "                       csv and tsv print one table, the first of these that the output\n"
+    "                       has unless --table names one\n"
     "      --full-names     never shorten kernel names in the table format\n"
     "      --partial        accept truncated traces, with a warning\n"
     "  -q, --quiet          no warnings, no progress bar\n"
@@ -104,6 +120,7 @@ int cmd_summary(int argc, char **argv)
 {
     static const struct option longopts[] = {
         VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
         VP_RUN_LONGOPTS,
         {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"list-thresholds", no_argument, 0, OPT_LIST_THRESHOLDS},
@@ -160,9 +177,12 @@ int cmd_summary(int argc, char **argv)
     if (!r)
         goto out;
     vp_table *tables[VP_SUMMARY_TABLES];
-    int human = common.format == VP_FMT_TABLE;
+    /* The table format prints findings as text, and no metrics table:
+     * unless --table asks for one of them. */
+    int human = common.format == VP_FMT_TABLE && !common.table;
+    int metrics = common.format != VP_FMT_TABLE && common.format != VP_FMT_MD;
     size_t nt = vp_summary_tables(r, th, common.top ? common.top : LONG_MAX, !human,
-                                  common.format == VP_FMT_JSON, tables);
+                                  metrics || common.table, tables);
     status = vp_emit_tables(&common, tables, nt, "vprof.summary/1");
     if (status == VP_EXIT_OK && human)
         status = print_findings(&common, r, th);

@@ -86,7 +86,17 @@ vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top)
         put_stats(t, row, &s, k->grand, exact);
         char label[64];
         snprintf(label, sizeof label, "(others: %zu rows)", n - shown);
-        vp_table_set_text(t, row, name_col >= 0 ? name_col : 8, label);
+        int text_col = name_col;
+        for (size_t d = 0; text_col < 0 && d < ndims; d++)
+            if (strchr("cyk", dims[d]))
+                text_col = 8 + (int)d;
+        /* The label goes in a text column: json keeps its column types. */
+        if (text_col >= 0)
+            vp_table_set_text(t, row, text_col, label);
+        else
+            vp_table_add_note(t, "the last row, with no %s, folds the other %zu rows (--top)",
+                              dims[0] == 's' ? "stream" : dims[0] == 'r' ? "rank" : "device",
+                              n - shown);
     }
     return t;
 }

@@ -7,24 +7,50 @@ static const char *const v_title[VP_BD_COUNT] = {
     "Data Loading", "Forward", "Backward", "Optimizer", "Kernels", "Short Kernels",
 };
 
-vp_table *vp_steps_table(const vp_breakdown *b, int rank_col, int selected_steps)
+/* One row of the steps table: type "rank" or "max" when c0 is 3. */
+static void put_row(vp_table *t, const vp_step_row *r, int rank_col, int c0, const char *type)
+{
+    size_t row = vp_table_add_row(t);
+    if (type)
+        vp_table_set_text(t, row, 0, type);
+    if (rank_col && (!type || type[0] == 'r'))
+        vp_table_set_int(t, row, c0 - 2, r->rank);
+    if (r->step >= 0)
+        vp_table_set_int(t, row, c0 - 1, r->step);
+    for (int c = 0; c < VP_BD_COUNT; c++)
+        if (r->has_cpu || !vp_breakdown_is_cpu(c))
+            vp_table_set_int(t, row, c0 + c, r->v[c]);
+}
+
+vp_table *vp_steps_table(const vp_breakdown *b, int rank_col, int selected_steps,
+                         const vp_breakdown *maxima)
 {
     vp_table *t = vp_table_new("steps");
+    if (maxima) {
+        vp_table_add_col(t, "Type", VP_COL_TEXT, 0);
+        rank_col = 1;
+    }
     if (rank_col)
         vp_table_add_col(t, "Rank", VP_COL_INT, 0);
     int c0 = vp_table_add_col(t, "Step", VP_COL_INT, 0) + 1;
     for (int c = 0; c < VP_BD_COUNT; c++)
         vp_table_add_col(t, v_title[c], c >= VP_BD_KERNELS ? VP_COL_INT : VP_COL_NS, 0);
-    for (size_t i = 0; i < b->nrows; i++) {
-        const vp_step_row *r = &b->rows[i];
-        size_t row = vp_table_add_row(t);
-        if (rank_col)
-            vp_table_set_int(t, row, 0, r->rank);
-        if (r->step >= 0)
-            vp_table_set_int(t, row, c0 - 1, r->step);
-        for (int c = 0; c < VP_BD_COUNT; c++)
-            if (r->has_cpu || !vp_breakdown_is_cpu(c))
-                vp_table_set_int(t, row, c0 + c, r->v[c]);
+    if (!maxima) {
+        for (size_t i = 0; i < b->nrows; i++)
+            put_row(t, &b->rows[i], rank_col, c0, NULL);
+    } else {
+        /* Each step's ranks in b's order, then their maxima (maxima's
+         * rows are sorted by step). */
+        for (size_t m = 0; m < maxima->nrows; m++) {
+            for (size_t i = 0; i < b->nrows; i++)
+                if (b->rows[i].step == maxima->rows[m].step)
+                    put_row(t, &b->rows[i], 1, c0, "rank");
+            put_row(t, &maxima->rows[m], 1, c0, "max");
+        }
+        vp_table_add_note(t, "%zu ranks: a max row holds each column's largest value over the "
+                             "ranks, column by column, so its columns need not add up; the "
+                             "summary is over the max rows (--per-rank: the rank rows alone)",
+                          b->nfiles);
     }
     if (b->no_steps_files)
         vp_table_add_note(t, "%s no ProfilerStep#N annotations: one row for the whole trace, "
@@ -38,10 +64,6 @@ vp_table *vp_steps_table(const vp_breakdown *b, int rank_col, int selected_steps
         vp_table_add_note(t, "%llu step%s launched no GPU work: %s GPU columns are 0",
                           (unsigned long long)b->empty_steps, b->empty_steps == 1 ? "" : "s",
                           b->empty_steps == 1 ? "its" : "their");
-    if (b->nfiles > 1 && !rank_col)
-        vp_table_add_note(t, "%zu ranks: each value is the largest over the ranks (--per-rank "
-                             "for a row per rank)",
-                          b->nfiles);
     return t;
 }
 

@@ -175,6 +175,11 @@ void vp_table_set_double(vp_table *t, size_t row, int col, double v)
     c->v.d = v;
 }
 
+const char *vp_table_name(const vp_table *t)
+{
+    return t->name;
+}
+
 size_t vp_table_rows(const vp_table *t)
 {
     return t->nrows;

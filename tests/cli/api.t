@@ -35,7 +35,7 @@ expect_stdout_file "$WORK/want"
 case_ 'api and launches agree: calls and CPU time of the launching calls'
 # trace_filter's runtime calls all launch GPU work: 2258 + 80 + 20 calls,
 # 20,652,000 ns, the launches' count and CPU Duration (11,050,000 + 9,602,000).
-vp launches -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "launch_summary kernel_launches" launches -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_stdout_has "0,1204,2,937,280,11050000,"
 expect_stdout_has "1,1154,0,880,278,9602000,"
 vp api -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz

@@ -78,7 +78,7 @@ for r in 0 1; do
 done
 
 case_ "steps: the DB-only run (export_type=db) gives the trace's step_trace_time, the generator's figures"
-vp steps -f csv gen
+vp_tables "steps summary step_trace_time" steps -f csv gen
 expect_status 0
 grep -A9 '^Step,Type,Index' "$OUT_STDOUT" >trace.csv
 vp steps -f csv dbonly
@@ -135,7 +135,7 @@ vp reduce -f json dbonly.vpart
 expect_stdout_file trace-summary.json
 
 case_ "diff of the trace run and the DB-only run: no kernel changed; check --baseline with --tolerance 0 passes"
-vp diff -f csv gen dbonly
+vp_tables "kernels classes metrics" diff -f csv gen dbonly
 expect_status 0
 grep -E ',(aclnn|hcom)' "$OUT_STDOUT" > kdiff.csv
 if [ "$(wc -l < kdiff.csv)" -ge 12 ] && awk -F, '$3 != 0 { bad = 1 } END { exit bad }' kdiff.csv; then pass; else fail "a kernel delta is not 0: $(cat kdiff.csv)"; fi
@@ -145,7 +145,7 @@ vp check --expect 'comm.total == 16402205ns' --expect 'comm.exposed == 10336894n
 expect_status 0
 
 case_ "summary on the real msprof_0.db alone: its 11 AI_VECTOR_CORE tasks, no steps"
-vp summary -f csv "$DB"
+vp_tables "run gpu_time top_kernels findings" summary -f csv "$DB"
 expect_status 0
 expect_stdout_has "92.2,612092,1,compute,aclnnInplaceZero_ZerosLikeAiCore_ZerosLike"
 expect_stdout_has "Ascend NPU,,1,0,,,"

@@ -45,11 +45,11 @@ expect_stdout_empty() {
 }
 
 case_ "steps on the generated run's rank directories: -j 1 = -j 2 = --save-part + reduce"
-same_bytes steps -f csv -- "$RUN"/worker0_* "$RUN"/worker1_*
+same_bytes steps -f csv --table step_trace_time -- "$RUN"/worker0_* "$RUN"/worker1_*
 expect_stdout_has '1,stage,"(0, 1)",4337326,2768969,1526893,4251994,1179499,8241926,370000,2725101,346467'
 
 case_ "steps: the run folder as one operand gives the bytes of its rank directories as two"
-vp steps -f csv "$RUN"
+vp steps -f csv --table step_trace_time "$RUN"
 if cmp -s "$OUT_STDOUT" sb/ref; then pass; else fail "$(diff sb/ref "$OUT_STDOUT" | head -5)"; fi
 
 case_ "comm on the generated run's rank directories, json: -j 1 = -j 2 = --save-part + reduce"
@@ -58,7 +58,7 @@ vp comm -f json "$RUN"
 if cmp -s "$OUT_STDOUT" sb/ref; then pass; else fail "run folder differs"; fi
 
 case_ "comm on the rank-0 directory (step_trace_time.csv, communication.json, communication_matrix.json)"
-same_bytes comm -f csv -- "$R0"
+same_bytes comm -f csv --table hccl_bandwidth -- "$R0"
 expect_stdout_has "Rank,Step,Kind,Transport,Ops,Transit Size (B),Transit Time (ns),Bandwidth (GB/s),Packets,Large Packet Ratio"
 expect_stdout_has "0,step2,collective,RDMA,5,131072812,5410613,24.2251,6,0.3333"
 
@@ -87,11 +87,11 @@ fi
 python3 "$GEN" pp8 --ranks 8 --tp 2 --pp 2 --metadata > /dev/null
 
 case_ "steps on a tp 2 x pp 2 run: the metadata's groups travel in partials (8 rank operands = the run folder)"
-vp steps -f csv pp8
+vp steps -f csv --table step_trace_time pp8
 expect_status 0
 cp "$OUT_STDOUT" pp8.csv
 if [ "$(grep -c ',stage,' pp8.csv)" = 4 ]; then pass; else fail "not 4 stage rows"; fi
-same_bytes steps -f csv -- pp8/*_ascend_pt
+same_bytes steps -f csv --table step_trace_time -- pp8/*_ascend_pt
 if cmp -s sb/ref pp8.csv; then pass; else fail "$(diff pp8.csv sb/ref | head -5)"; fi
 
 # communication_group.json as msprof-analyze writes it since
@@ -122,12 +122,12 @@ EOF
 case_ "steps without profiler_metadata.json: stages from cluster_analysis_output/communication_group.json, the same rows"
 python3 "$GEN" cg8 --ranks 8 --tp 2 --pp 2 --metadata > /dev/null
 mkcommgroup cg8
-vp steps -f csv cg8
+vp steps -f csv --table step_trace_time cg8
 expect_status 0
 if cmp -s "$OUT_STDOUT" pp8.csv; then pass; else fail "$(diff pp8.csv "$OUT_STDOUT" | head -5)"; fi
 vp steps cg8
 expect_stdout_has "2 stages of 4 pipelines from communication_group.json's comm_group_parallel_info"
-vp comm -f csv cg8
+vp_tables "comm collectives spread stragglers step_trace_time" comm -f csv cg8
 expect_status 0
 grep ',stage,' "$OUT_STDOUT" > got.txt
 grep ',stage,' pp8.csv > want.txt
@@ -146,7 +146,7 @@ d["comm_group_parallel_info"].append({"type": "p2p", "rank_set": [0, 1], "group_
                                       "group_id": "x2", "pg_name": "ep"})
 json.dump(d, open(sys.argv[1], "w"))
 EOF
-vp steps -f csv cx8
+vp steps -f csv --table step_trace_time cx8
 expect_status 0
 grep ',stage,' "$OUT_STDOUT" > got.txt
 if cmp -s got.txt want.txt; then pass; else fail "$(diff want.txt got.txt | head -5)"; fi
@@ -156,7 +156,7 @@ python3 "$GEN" old8 --ranks 8 --tp 2 --pp 2 --metadata > /dev/null
 rm old8/*_ascend_pt/profiler_metadata.json
 mkdir old8/cluster_analysis_output
 cp "$A/msinsight_cluster_analysis_output/communication_group.json" old8/cluster_analysis_output/
-vp steps -f csv old8
+vp steps -f csv --table step_trace_time old8
 expect_status 0
 expect_stdout_has ',stage,"(0, 1, 2, 3, 4, 5, 6, 7)",'
 

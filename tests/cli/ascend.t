@@ -154,7 +154,7 @@ Step,Type,Index,Computing (ns),Communication(Not Overlapped) (ns),Overlapped (ns
 END
 
 case_ "steps on the generated run: step_trace_time from the Overlap Analysis slices equals the generator's"
-vp steps -f csv "$RUN"
+vp_tables "steps summary step_trace_time" steps -f csv "$RUN"
 expect_status 0
 tail -n +2 "$RUN/expected_step_trace_time.csv" | while IFS=, read -r rank step rest; do
     grep -qF "$step,rank,$rank,$rest" "$OUT_STDOUT" || echo "missing: $rank $step $rest"
@@ -178,7 +178,7 @@ stage_max() { # FILE LO HI INDEX
 
 case_ "steps on a tp 2 x pp 2 run with profiler_metadata.json: 4 pipelines, stage rows (0, 1, 2, 3) and (4, 5, 6, 7), each the maxima of its ranks"
 python3 "$GEN" pp8 --ranks 8 --tp 2 --pp 2 --metadata > /dev/null
-vp steps -f csv pp8
+vp_tables "steps summary step_trace_time" steps -f csv pp8
 expect_status 0
 { stage_max pp8/expected_step_trace_time.csv 0 3 '"(0, 1, 2, 3)"'
   stage_max pp8/expected_step_trace_time.csv 4 7 '"(4, 5, 6, 7)"'; } > want.txt
@@ -187,14 +187,14 @@ if [ -s missing.txt ] || [ "$(wc -l < want.txt)" != 4 ]; then fail "$(cat missin
 if [ "$(grep -c ',stage,' "$OUT_STDOUT")" = 4 ]; then pass; else fail "not 4 stage rows"; fi
 vp steps pp8
 expect_stdout_has "2 stages of 4 pipelines from"
-vp comm -f csv pp8
+vp_tables "comm collectives spread stragglers step_trace_time" comm -f csv pp8
 expect_status 0
 while read -r line; do grep -qxF "$line" "$OUT_STDOUT" || echo "missing: $line"; done < want.txt > missing.txt
 if [ -s missing.txt ]; then fail "comm: $(cat missing.txt)"; else pass; fi
 
 case_ "steps on a pp 4 run: every rank its own stage, Index \"(2,)\" as Python prints a one-rank tuple"
 python3 "$GEN" pp4 --ranks 4 --pp 4 --metadata --steps 1 > /dev/null
-vp steps -f csv pp4
+vp_tables "steps summary step_trace_time" steps -f csv pp4
 expect_status 0
 stage_max pp4/expected_step_trace_time.csv 2 2 '"(2,)"' > want.txt
 if grep -qxF "$(cat want.txt)" "$OUT_STDOUT"; then pass; else fail "missing $(cat want.txt)"; fi
@@ -202,7 +202,7 @@ if grep -qxF "$(cat want.txt)" "$OUT_STDOUT"; then pass; else fail "missing $(ca
 case_ "steps: the real rank-0 profiler_metadata.json alone names stage (0, 1, 2, 3); the ranks no group names share Index ()"
 python3 "$GEN" real8 --ranks 8 > /dev/null
 cp "$A/msinsight_metadata/profiler_metadata.json" real8/worker0_*_ascend_pt/
-vp steps -f csv real8
+vp_tables "steps summary step_trace_time" steps -f csv real8
 expect_status 0
 { stage_max real8/expected_step_trace_time.csv 0 3 '"(0, 1, 2, 3)"'
   stage_max real8/expected_step_trace_time.csv 4 7 '()'; } > want.txt
@@ -218,7 +218,7 @@ for r in 0 1; do
         "$RUN"/worker${r}_*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json noovl/r${r}_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json
     cp "$RUN"/worker${r}_*_ascend_pt/profiler_info_$r.json noovl/r${r}_ascend_pt/
 done
-vp steps -f csv noovl
+vp_tables "steps summary step_trace_time" steps -f csv noovl
 expect_status 0
 tail -n +2 "$RUN/expected_step_trace_time.csv" | while IFS=, read -r rank step rest; do
     grep -qF "$step,rank,$rank,$rest" "$OUT_STDOUT" || echo "missing: $rank $step $rest"
@@ -228,7 +228,7 @@ vp steps noovl
 expect_stdout_has "note: from the device tasks and HCCL operations of the trace"
 
 case_ "comm on the generated run: HCCL counted once (Ascend Hardware tasks and Communication ops), per-rank split"
-vp comm -f csv "$RUN"
+vp_tables "comm collectives spread stragglers step_trace_time" comm -f csv "$RUN"
 expect_status 0
 expect_stdout_has "Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)"
 expect_stdout_has "0,18241926,8668267,8254589,2959491,5295098,4278561,4278561,35.85,29.42"
@@ -240,10 +240,10 @@ expect_stdout_has "Recv,,2,0,2,740000,740000,1048576,"
 if [ -e "$SHARED/fixtures/real/ascend/msprof_analyze_advisor_timeline/trace_view.json" ]; then
     TV=$SHARED/fixtures/real/ascend/msprof_analyze_advisor_timeline/trace_view.json
     case_ "advisor trace_view.json: Computing 1788.2505 us, Free 9481.667 us, no communication, one step"
-    vp steps -f csv "$TV"
+    vp_tables "steps summary step_trace_time" steps -f csv "$TV"
     expect_status 0
     expect_stdout_has "1,rank,0,1788251,0,0,0,9481667,11269917,0,0,2615193"
-    vp comm -f csv "$TV"
+    vp_tables "comm collectives step_trace_time" comm -f csv "$TV"
     expect_status 0
     expect_stdout_has "0,11269917,1790457,0,0,0,9479460,9479460,,0.00"
     case_ "advisor trace_view.json: kernels from Ascend Hardware (pid told by process_name, no cat)"
@@ -256,7 +256,7 @@ fi
 # ---- communication.json / communication_matrix.json ----
 
 case_ "comm on the rank-0 directory: per-transport bandwidth with the large-packet rule"
-vp comm -f csv "$R0"
+vp_tables "step_trace_time hccl_ops hccl_bandwidth hccl_links" comm -f csv "$R0"
 expect_status 0
 expect_stdout_has "0,step2,p2p,RDMA,1,20971520,863815,24.2778,1,1.0000"
 expect_stdout_has "0,step2,collective,RDMA,5,131072812,5410613,24.2251,6,0.3333"
@@ -271,7 +271,7 @@ expect_stdout_has "step2,collective,0,1,HCCS,11,188760292,9885190,19.0953"
 expect_stdout_has "step2,p2p,0,8,RDMA,1,20971520,863815,24.2778"
 
 case_ "comm on the cluster output: cluster_communication.json per rank"
-vp comm -f csv "$A/msinsight_cluster_analysis_output"
+vp_tables "step_trace_time hccl_ops hccl_bandwidth hccl_links" comm -f csv "$A/msinsight_cluster_analysis_output"
 expect_status 0
 expect_stdout_has "1,step2,p2p,hcom_send__822_0,13337953553061386822,896580,863820,20,20,32740,0.0000,0.0000"
 expect_stdout_has '"(0, 1, 2, 3, 4, 5, 6, 7)"'
@@ -279,7 +279,7 @@ expect_stdout_has '"(0, 1, 2, 3, 4, 5, 6, 7)"'
 # ---- memory ----
 
 case_ "memory on the rank-0 directory: components over time, operators at the peak, modules"
-vp memory -f csv "$R0"
+vp_tables "npu_memory operators_at_peak npu_module_mem" memory -f csv "$R0"
 expect_status 0
 expect_stdout_has "0,NPU:0,PTA,3,4823308800,1695115378721880000,9084862464,1695115378714622800,4823308800,9084862464"
 expect_stdout_has "0,NPU:0,APP,2,,,11769610240,1695115378653323500,,11769610240"
@@ -308,7 +308,7 @@ vp merge -o merged.json "$RUN"
 expect_status 0
 expect_stderr_has "2 ranks, 564 of 564 events"
 if grep -q '"id": "r1:' merged.json; then pass; else fail "flow ids not namespaced"; fi
-vp kernels --by rank,core -f csv merged.json
+vp kernels --by rank,core,name -f csv merged.json
 expect_status 0
 expect_stdout_has ",1,HCCL,hcom_receive__483_2"
 
@@ -354,7 +354,7 @@ expect_stderr_has "open.csv: line 2: a quoted field is not closed before the end
 # ---- summary, diff, check (docs/summary.md "Ascend") ----
 
 case_ "summary on the generated run: the metrics equal the generator's step_trace_time sums (comm.total = sum of Communication, comm.exposed = sum of Not Overlapped)"
-vp summary -f csv "$RUN"
+vp_tables "run gpu_time top_kernels findings" summary -f csv "$RUN"
 expect_status 0
 expect_stdout_has "Ascend NPU,,2,2,9000000.0,9000000.0,9000000.0"
 vp summary -f json "$RUN"
@@ -404,24 +404,24 @@ cp -r "$RUN"/worker0_20240101000000_ascend_pt memrun/
 cp "$OUT0/memory_record.csv" memrun/worker0_20240101000000_ascend_pt/ASCEND_PROFILER_OUTPUT/
 vp summary -f json memrun
 expect_stdout_has '["memory.peak_allocated",4823308800,"bytes"]'
-vp summary -f csv memrun
+vp_tables "run gpu_time top_kernels memory findings" summary -f csv memrun
 expect_status 0
 
 case_ "summary -j 2 on two rank directories equals -j 1; --save-part and reduce"
-vp summary -j 1 -f csv "$RUN"/worker0_20240101000000_ascend_pt "$RUN"/worker1_20240101000001_ascend_pt
+vp_tables "run gpu_time top_kernels findings" summary -j 1 -f csv "$RUN"/worker0_20240101000000_ascend_pt "$RUN"/worker1_20240101000001_ascend_pt
 cp "$OUT_STDOUT" s1.csv
-vp summary -j 2 -f csv "$RUN"/worker0_20240101000000_ascend_pt "$RUN"/worker1_20240101000001_ascend_pt
+vp_tables "run gpu_time top_kernels findings" summary -j 2 -f csv "$RUN"/worker0_20240101000000_ascend_pt "$RUN"/worker1_20240101000001_ascend_pt
 if cmp -s s1.csv "$OUT_STDOUT"; then pass; else fail "-j 2 differs"; fi
-vp summary -f csv "$RUN"
+vp_tables "run gpu_time top_kernels findings" summary -f csv "$RUN"
 if cmp -s s1.csv "$OUT_STDOUT"; then pass; else fail "the folder differs from its two ranks"; fi
 vp summary --save-part s.vpart "$RUN"
 expect_status 0
-vp reduce -f csv s.vpart
+vp_tables "run gpu_time top_kernels findings" reduce -f csv s.vpart
 if cmp -s s1.csv "$OUT_STDOUT"; then pass; else fail "reduce differs"; fi
 
 case_ "diff and check on Ascend run folders"
 python3 "$GEN" other --seed 9 > /dev/null
-vp diff -f csv --top 1 "$RUN" other
+vp_tables "kernels classes metrics" diff -f csv --top 1 "$RUN" other
 expect_status 0
 expect_stdout_has "5376948,6383558,1006610,18.7,2,2,,hcom_allReduce__483_3"
 expect_stdout_has "communication,16402205,17802128,1399923,8.5"

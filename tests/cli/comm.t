@@ -46,7 +46,7 @@ J
 
 case_ 'HTA overlap with the last step dropped, csv'
 cd "$DATA/hta"
-vp comm --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "comm collectives spread stragglers" comm --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
 Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
@@ -162,7 +162,7 @@ END
 
 case_ '--steps 1 keeps step 1'"'"'s work only, csv'
 cd "$WORK"
-vp comm --steps 1 -f csv mixed.json
+vp_tables "comm collectives" comm --steps 1 -f csv mixed.json
 expect_status 0
 expect_stdout <<'END'
 Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
@@ -208,7 +208,7 @@ END
 
 case_ '--steps on a trace without steps warns'
 cd "$WORK"
-vp comm --steps :-1 -f tsv single.json
+vp_tables "comm collectives" comm --steps :-1 -f tsv single.json
 expect_status 0
 expect_stdout <<'END'
 Rank	Span (ns)	Computing (ns)	Communication (ns)	Overlapped (ns)	Comm Exposed (ns)	Free (ns)	Idle (ns)	Overlap (%)	Exposed/Step (%)
@@ -222,7 +222,7 @@ END
 
 case_ '--top 1'
 cd "$WORK"
-vp comm --top 1 -f csv mixed.json
+vp_tables "comm collectives" comm --top 1 -f csv mixed.json
 expect_status 0
 expect_stdout <<'END'
 Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
@@ -237,7 +237,7 @@ END
 case_ 'same rank twice warns'
 cd "$DATA/hta"
 cp trace_filter_rank-0.json.gz "$WORK/copy-rank0.json.gz"
-vp comm -f csv --steps 551 trace_filter_rank-0.json.gz "$WORK/copy-rank0.json.gz"
+vp_tables "comm collectives spread stragglers" comm -f csv --steps 551 trace_filter_rank-0.json.gz "$WORK/copy-rank0.json.gz"
 expect_status 0
 expect_stdout <<'END'
 Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)

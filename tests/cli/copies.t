@@ -5,7 +5,7 @@ CHECK=$(cd "$(dirname "$T")" && pwd)/evsum_check.py
 
 case_ 'csv: time and size per kind'
 cd "$DATA/hta"
-vp copies -f csv trace_filter_rank-0.json.gz
+vp_tables "copy_time copy_size" copies -f csv trace_filter_rank-0.json.gz
 expect_status 0
 expect_stdout <<'END'
 Time (%),Total Time (ns),Count,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Operation
@@ -26,17 +26,17 @@ python3 "$CHECK" copies trace_filter_rank-0.json.gz >"$WORK/want"
 expect_stdout_file "$WORK/want"
 
 case_ 'two ranks and ROCm, as computed independently'
-vp copies -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "copy_time copy_size" copies -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 python3 "$CHECK" copies trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
 expect_stdout_file "$WORK/want"
-vp copies -f csv amd_trace.json.gz
+vp_tables "copy_time copy_size" copies -f csv amd_trace.json.gz
 python3 "$CHECK" copies amd_trace.json.gz >"$WORK/want"
 expect_stdout_file "$WORK/want"
 
 case_ 'copies and kernels agree on the memory events: 100 events, 17,829,000 ns'
 vp kernels --include memcpy,memset --by class -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 awk -F, '$9 == "memory" { n += $3; t += $2 } END { print n, t }' "$OUT_STDOUT" >"$WORK/k"
-vp copies -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "copy_time copy_size" copies -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 awk -F, '/^$/ { exit } NR > 1 { n += $3; t += $2 } END { print n, t }' "$OUT_STDOUT" >"$WORK/c"
 if [ "$(cat "$WORK/k")" = "100 17829000" ] && [ "$(cat "$WORK/c")" = "100 17829000" ]; then pass; else
     fail "kernels $(cat "$WORK/k"), copies $(cat "$WORK/c"), expected 100 17829000"; fi
@@ -51,17 +51,17 @@ expect_stdout_has '"schema":"vprof.copies/1"'
 expect_stdout_has '"copy_size":{"columns":[{"name":"Total (B)","type":"bytes"}'
 
 case_ '-j 2 and reduce print the same bytes'
-vp copies -j 1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "copy_time copy_size" copies -j 1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 cp "$OUT_STDOUT" "$WORK/one"
-vp copies -j 2 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "copy_time copy_size" copies -j 2 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_stdout_file "$WORK/one"
 vp copies --save-part "$WORK/p.vpart" trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
-vp reduce -f csv "$WORK/p.vpart"
+vp_tables "copy_time copy_size" reduce -f csv "$WORK/p.vpart"
 expect_stdout_file "$WORK/one"
 
 case_ 'a copy without bytes: no bandwidth, said so'
 printf '{"traceEvents":[{"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","ts":1,"dur":2,"args":{"bytes":4000}},{"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","ts":5,"dur":2}]}' >"$WORK/nb.json"
-vp copies -f csv "$WORK/nb.json"
+vp_tables "copy_time copy_size" copies -f csv "$WORK/nb.json"
 expect_status 0
 expect_stdout_has "100.0,4000,2,2000.0,2000.0,2000,2000,0.0,HtoD"
 expect_stdout_has "4000,1,4000.0,4000.0,4000,4000,0.0,,HtoD"

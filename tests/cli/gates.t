@@ -3,7 +3,7 @@
 
 case_ 'diff rank 0 -> rank 1, csv'
 cd "$DATA/hta"
-vp diff -f csv --top 4 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "kernels classes metrics" diff -f csv --top 4 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
@@ -213,7 +213,7 @@ cp "$DATA"/hta/trace_filter_rank-0.json.gz "$WORK/new/b.json.gz"
 
 case_ '--by rank pairs the ranks (distributedInfo): both runs hold ranks 0 and 1'
 cd "$WORK"
-vp diff --by rank --top 1 -f csv base new
+vp_tables "kernels classes metrics" diff --by rank --top 1 -f csv base new
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
@@ -380,7 +380,7 @@ END
 
 case_ 'diff: a percent metric changes in points (pp); a signed % is relative'
 cd "$DATA/hta"
-vp diff -f csv --fail-if 'gpu.idle_pct > +2pp' --fail-if 'gpu.idle_pct > +3' --fail-if 'gpu.idle_pct > +4%' trace_filter_rank-1.json.gz trace_filter_rank-0.json.gz
+vp_tables "kernels classes metrics gates" diff -f csv --fail-if 'gpu.idle_pct > +2pp' --fail-if 'gpu.idle_pct > +3' --fail-if 'gpu.idle_pct > +4%' trace_filter_rank-1.json.gz trace_filter_rank-0.json.gz
 expect_status 1
 expect_stdout_has "gpu.idle_pct > +2pp,fail-if,FAIL,gpu.idle_pct 52.89% -> 55.21% (change +2.33 pp; > +2.00 pp is true)"
 expect_stdout_has "gpu.idle_pct > +3,fail-if,pass,gpu.idle_pct 52.89% -> 55.21% (change +2.33 pp; > +3.00 pp is false)"

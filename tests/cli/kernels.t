@@ -32,9 +32,9 @@ END
 expect_stderr <<'END'
 END
 
-case_ 'include memcpy,memset,sync and by class, md'
+case_ 'include memcpy,memset,sync and by class,name (the rows of --by class before it totalled per class), md'
 cd "$DATA/hta"
-vp kernels --include memcpy,memset,sync --by class -f md event_sync_trace.json.gz
+vp kernels --include memcpy,memset,sync --by class,name -f md event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
 | Time | Total Time | Instances | Avg | Med | Min | Max | StdDev | Class | Name |
@@ -63,6 +63,7 @@ Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (n
 1.6,3141000,9,349000.0,167000.0,49000,1328000,406298.2,(others: 3 rows)
 END
 expect_stderr <<'END'
+vprof: kernels: note: Time (%) is each row's share of the 202 ms of kernel time that --filter keeps, not of all kernel time
 END
 
 case_ 'steps by number: only step 552'
@@ -74,6 +75,7 @@ Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (n
 100.0,200872000,5,40174400.0,36158000.0,12119000,67827000,24908046.3,"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"
 END
 expect_stderr <<'END'
+vprof: kernels: note: Time (%) is each row's share of the 201 ms of kernel time that --filter keeps, not of all kernel time
 END
 
 case_ 'steps selecting nothing warns'
@@ -89,7 +91,7 @@ END
 
 case_ 'two ranks by rank and class, table shortened to COLUMNS'
 cd "$DATA/hta"
-vp kernels --by rank,class --top 4 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp kernels --by rank,class,name --top 4 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
  Time  Total Time  Instances      Avg      Med      Min      Max   StdDev  Rank  Class          Name
@@ -114,6 +116,7 @@ Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (n
 2.4,9387000,34,276088.2,127500.0,7000,1359000,390414.6,(others: 6 rows)
 END
 expect_stderr <<'END'
+vprof: kernels: note: Time (%) is each row's share of the 393 ms of kernel time that --exclude keeps, not of all kernel time
 END
 
 case_ 'sort by count, tsv, filter'
@@ -133,11 +136,12 @@ Time (%)	Total Time (ns)	Instances	Avg (ns)	Med (ns)	Min (ns)	Max (ns)	StdDev (n
 6.8	5280	1	5280.0	5280.0	5280	5280	0.0	void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::mse_backward_cuda_kernel(at::TensorIterator&, c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float, float, float)#1}>(at::TensorIteratorBase&, at::native::mse_backward_cuda_kernel(at::TensorIterator&, c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float, float, float)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::mse_backward_cuda_kernel(at::TensorIterator&, c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float, float, float)#1}>(at::TensorIteratorBase&, at::native::mse_backward_cuda_kernel(at::TensorIterator&, c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float, float, float)#1} const&)::{lambda(int)#1})
 END
 expect_stderr <<'END'
+vprof: kernels: note: Time (%) is each row's share of the 77.8 us of kernel time that --filter keeps, not of all kernel time
 END
 
 case_ 'json with stream and device'
 cd "$DATA/hta"
-vp kernels -f json --by stream,device --top 1 amd_trace.json.gz
+vp kernels -f json --by stream,device,name --top 1 amd_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
 {"schema":"vprof.kernels/1","tables":{"kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Avg (ns)","type":"ns"},{"name":"Med (ns)","type":"ns"},{"name":"Min (ns)","type":"ns"},{"name":"Max (ns)","type":"ns"},{"name":"StdDev (ns)","type":"ns"},{"name":"Stream","type":"int"},{"name":"Device","type":"int"},{"name":"Name","type":"text"}],"rows":[[15.872872719401881,17600,1,17600,17600,17600,17600,0,0,2,"Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1_LBSPPA128_LBSPPB128_LBSPPM0_LPA8_LPB8_LPM0_LRVW4_LWPMn1_MIAV0_MIWT1_1_MO40_NTn1_NTA0_NTB0_NTC0_NTD0_NTM0_NEPBS2_NLCA1_NLCB1_ONLL1_PGR2_PLR1_PKA1_SIA3_SS1_SPO1_SRVW0_SSO0_SVW1_TLDS1_USFGROn1_VSn1_VWA1_VWB1_WSGRA1_WSGRB1_WS64_WG64_4_1"],[84.12712728059812,93281,13,7175.461538461538,6720,2240,13600,3516.2993476898555,null,null,"(others: 11 rows)"]],"notes":[]}}}
@@ -156,6 +160,7 @@ END
 expect_stderr <<'END'
 vprof: amd_trace.json.gz: rank 0 (from its position on the command line); read 220 events in 66897 bytes, counted 1 kernels
 vprof: trace_filter_rank-1.json.gz: rank 1 (from distributedInfo.rank); read 4720 events in 1690403 bytes, counted 0 kernels
+vprof: kernels: note: Time (%) is each row's share of the 17.6 us of kernel time that --filter keeps, not of all kernel time
 END
 
 case_ 'standard input, gzip'

@@ -8,7 +8,7 @@ CHECK=$(cd "$(dirname "$T")" && pwd)/launches_check.py
 
 case_ 'csv: per-rank counts and the per-name table, HTA numbers'
 cd "$DATA/hta"
-vp launches -f csv event_sync_trace.json.gz
+vp_tables "launch_summary kernel_launches" launches -f csv event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
 Launches,Long Calls,Long Delays,Short GPU Work,CPU Duration (ns),GPU Duration (ns),Launch Delay (ns),Max Launch Delay (ns),Unlaunched
@@ -24,7 +24,7 @@ expect_stderr <<'END'
 END
 
 case_ '--list in tsv: one row per launch, by launch delay, as HTA'
-vp launches --list -f tsv event_sync_trace.json.gz
+vp_tables "launch_summary launches" launches --list -f tsv event_sync_trace.json.gz
 expect_status 0
 expect_stdout_has "5	0	0	3	96000	51000	5000	2000	0"
 expect_stdout_has "1495	10000	11000	2000	kernel	cudaLaunchKernel	void at::native::reduce_kernel<512"
@@ -34,7 +34,7 @@ expect_stdout_has "1482	36000	1000	0	kernel	cudaLaunchKernel	void at::native::ve
 expect_stdout_has "1511	29000	2000	0	memcpy	cudaMemcpyAsync	Memcpy DtoH (Device -> Pageable)"
 
 case_ 'cutoffs in microseconds change the counts'
-vp launches --runtime-cutoff 10 --delay-cutoff 1 -f csv event_sync_trace.json.gz
+vp_tables "launch_summary kernel_launches" launches --runtime-cutoff 10 --delay-cutoff 1 -f csv event_sync_trace.json.gz
 expect_status 0
 expect_stdout_has "5,3,2,0,96000,51000,5000,2000,0"
 vp launches --runtime-cutoff 36 --delay-cutoff 1.5 event_sync_trace.json.gz
@@ -59,7 +59,7 @@ expect_stdout_has '"schema":"vprof.launches/1"'
 expect_stdout_has '"rows":[[1482,36000,1000,0,"kernel","cudaLaunchKernel",'
 
 case_ 'two ranks: every launch as computed independently (--sort start)'
-vp launches --list --sort start -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "launch_summary launches" launches --list --sort start -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 python3 "$CHECK" list trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
 expect_stdout_file "$WORK/want"
@@ -67,38 +67,38 @@ expect_stdout_has "0,1204,2,937,280,11050000,607844000,20539698000,111018000,0"
 expect_stdout_has "1,1154,0,880,278,9602000,667530000,20270258000,120824000,0"
 
 case_ 'two ranks: the per-name table as computed independently'
-vp launches -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "launch_summary kernel_launches" launches -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 python3 "$CHECK" exec trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
 expect_stdout_file "$WORK/want"
 
 case_ 'ROCm: hipLaunchKernel and hipMemcpyWithStream calls are launches too'
-vp launches --list --sort start -f csv amd_trace.json.gz
+vp_tables "launch_summary launches" launches --list --sort start -f csv amd_trace.json.gz
 expect_status 0
 python3 "$CHECK" list amd_trace.json.gz >"$WORK/want"
 expect_stdout_file "$WORK/want"
 expect_stdout_has "16,2,0,8,6734333,149042,92319,8177,0"
 
 case_ '--steps :-1 drops the last step as HTA: its 602 and 577 launches'
-vp launches --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "launch_summary kernel_launches" launches --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout_has "0,602,0,469,140,"
 expect_stdout_has "1,577,0,442,140,"
 
 case_ '-j 2, --save-part and reduce print the same bytes'
-vp launches --list --top 9 -j 1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "launch_summary launches" launches --list --top 9 -j 1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 cp "$OUT_STDOUT" "$WORK/one"
-vp launches --list --top 9 -j 2 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "launch_summary launches" launches --list --top 9 -j 2 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_stdout_file "$WORK/one"
 vp launches --list --save-part "$WORK/p%i.vpart" trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
-vp reduce --top 9 -f csv "$WORK/p0.vpart" "$WORK/p1.vpart"
+vp_tables "launch_summary launches" reduce --top 9 -f csv "$WORK/p0.vpart" "$WORK/p1.vpart"
 expect_status 0
 expect_stdout_file "$WORK/one"
 
 case_ 'no launches: said so'
 printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::add","ts":1,"dur":2}]}' >"$WORK/cpu.json"
-vp launches -f csv "$WORK/cpu.json"
+vp_tables "launch_summary kernel_launches" launches -f csv "$WORK/cpu.json"
 expect_status 0
 expect_stdout_has "0,0,0,0,0,0,0,0,0"
 vp launches "$WORK/cpu.json"
@@ -106,7 +106,7 @@ expect_stdout_has "note: no launched GPU work in the input"
 
 case_ 'GPU work without its call is counted as Unlaunched'
 printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":2,"args":{"correlation":7}},{"ph":"X","cat":"kernel","name":"k","ts":5,"dur":2}]}' >"$WORK/orphan.json"
-vp launches -f csv "$WORK/orphan.json"
+vp_tables "launch_summary kernel_launches" launches -f csv "$WORK/orphan.json"
 expect_status 0
 expect_stdout_has "0,0,0,0,0,0,0,0,2"
 

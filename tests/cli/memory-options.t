@@ -35,7 +35,7 @@ END
 expect_stderr_empty
 
 case_ "--by site --top 3 --leaks"
-vp memory -f csv --by site --top 3 --leaks "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp_tables "state peak sites_at_peak leaks" memory -f csv --by site --top 3 --leaks "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout <<'END'
 Device,Segments,Blocks,Reserved (B),Allocated (B),Requested (B),Pending Free (B),Inactive (B),Largest Inactive (B),Fragmentation (%),Rounding Waste (B)
@@ -57,7 +57,7 @@ END
 expect_stderr_empty
 
 case_ "--stack 2: two Python frames per site"
-vp memory -f csv --top 2 --stack 2 "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 2 --stack 2 "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout <<'END'
 Device,Segments,Blocks,Reserved (B),Allocated (B),Requested (B),Pending Free (B),Inactive (B),Largest Inactive (B),Fragmentation (%),Rounding Waste (B)
@@ -73,7 +73,7 @@ END
 expect_stderr_empty
 
 case_ "--all-frames: C++ frames count, the allocator's own do not"
-vp memory -f tsv --top 1 --all-frames "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp_tables "state peak top_at_peak" memory -f tsv --top 1 --all-frames "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout <<'END'
 Device	Segments	Blocks	Reserved (B)	Allocated (B)	Requested (B)	Pending Free (B)	Inactive (B)	Largest Inactive (B)	Fragmentation (%)	Rounding Waste (B)
@@ -202,7 +202,7 @@ END
 expect_stderr_empty
 
 case_ "snapshot on standard input"
-vp memory -f csv --top 1 - <"$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 1 - <"$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout <<'END'
 Device,Segments,Blocks,Reserved (B),Allocated (B),Requested (B),Pending Free (B),Inactive (B),Largest Inactive (B),Fragmentation (%),Rounding Waste (B)
@@ -455,7 +455,7 @@ vprof: memory: small.pkl has no device 7 (it has 1 device with data)
 END
 
 case_ "--plot writes a self-contained SVG, peak marked, and still prints the tables"
-vp memory -q --plot m.svg -f csv --top 1 "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp_tables "state peak top_at_peak" memory -q --plot m.svg -f csv --top 1 "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stderr_empty
 if head -2 m.svg | grep -q '<svg xmlns="http://www.w3.org/2000/svg"' && [ "$(grep -c '<polyline' m.svg)" = 2 ] &&

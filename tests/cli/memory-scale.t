@@ -79,14 +79,14 @@ expect_status 3
 expect_stderr_has "cut.json"
 
 case_ "--save-part of one trace, reduce = the single-trace report"
-vp memory -f csv a.json
+vp_tables "memory out_of_memory" memory -f csv a.json
 cp "$OUT_STDOUT" "$WORK/a.csv"
 cp "$OUT_STDERR" "$WORK/a.err"
 vp memory --save-part a.vpart a.json
 expect_status 0
 expect_stdout <<'END'
 END
-vp reduce -f csv a.vpart
+vp_tables "memory out_of_memory" reduce -f csv a.vpart
 expect_status 0
 expect_stdout_file "$WORK/a.csv"
 case_ "--save-part %i, reduce = memory over the files"

@@ -26,7 +26,7 @@ END
 
 case_ 'csv, exact bytes and ns'
 cd "$WORK"
-vp memory -f csv mem.json
+vp_tables "memory out_of_memory" memory -f csv mem.json
 expect_status 0
 expect_stdout <<'END'
 Device,Events,Peak Allocated (B),Peak ts (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
@@ -57,7 +57,7 @@ END
 case_ 'standard input, gzip'
 cd "$WORK"
 gzip -c mem.json > mem.json.gz
-vp memory -f csv - <mem.json.gz
+vp_tables "memory out_of_memory" memory -f csv - <mem.json.gz
 expect_status 0
 expect_stdout <<'END'
 Device,Events,Peak Allocated (B),Peak ts (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
@@ -208,7 +208,7 @@ END
 
 case_ "--plot draws allocated and reserved per device"
 cd "$WORK"
-vp memory -q --plot m.svg -f csv mem.json
+vp_tables "memory out_of_memory" memory -q --plot m.svg -f csv mem.json
 expect_status 0
 if [ "$(grep -c '<polyline' m.svg)" = 4 ] && grep -q 'peak 9.00 KiB allocated (cuda:0)' m.svg &&
    grep -q 'cpu allocated, - - reserved' m.svg && tail -1 m.svg | grep -q '^</svg>$'

@@ -6,7 +6,7 @@
 need_shared fixtures/real/memsnap/expected.json
 
 case_ "t20_flexgen_oom_snapshot.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t20_flexgen_oom_snapshot.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t20_flexgen_oom_snapshot.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -23,7 +23,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t20_flexgen_opt13b.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t20_flexgen_opt13b.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t20_flexgen_opt13b.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -40,7 +40,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t21_segment_list.pkl"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t21_segment_list.pkl"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t21_segment_list.pkl"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -57,7 +57,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t21_llm_cpp_frames.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t21_llm_cpp_frames.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t21_llm_cpp_frames.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -74,7 +74,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t22_snapshot_events.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t22_snapshot_events.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t22_snapshot_events.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -91,7 +91,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t24_cs336_train_step.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t24_cs336_train_step.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t24_cs336_train_step.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -108,7 +108,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t24_cs336_small_from_start.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t24_cs336_small_from_start.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -125,7 +125,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t27_cs336_medium128_train.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t27_cs336_medium128_train.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t27_cs336_medium128_train.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -142,7 +142,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t27_cs336_windows_paths.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t27_cs336_windows_paths.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t27_cs336_windows_paths.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -159,7 +159,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t26_oom_expandable_3dev.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t26_oom_expandable_3dev.pickle"
+vp_tables "state peak top_at_peak oom" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t26_oom_expandable_3dev.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -189,7 +189,7 @@ Device,Event,Time (us),Requested (B),Device Free (B),Active (B),Reserved (B),Sit
 END
 
 case_ "t24_no_trace_minimal.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t24_no_trace_minimal.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t24_no_trace_minimal.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -206,7 +206,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t25_empty.pickle"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t25_empty.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/t25_empty.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -218,7 +218,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "npu_empty_cache.pkl"
-vp memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/npu_empty_cache.pkl"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/real/memsnap/npu_empty_cache.pkl"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -235,7 +235,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "small_python_proto2.pickle (numbers of t24_cs336_small_from_start.pickle)"
-vp memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_python_proto2.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_python_proto2.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -252,7 +252,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "small_python_proto3.pickle (numbers of t24_cs336_small_from_start.pickle)"
-vp memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_python_proto3.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_python_proto3.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -269,7 +269,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "small_python_proto5.pickle (numbers of t24_cs336_small_from_start.pickle)"
-vp memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_python_proto5.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_python_proto5.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -286,7 +286,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "small_cpp_pickler_style_proto2.pickle (numbers of t24_cs336_small_from_start.pickle)"
-vp memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_cpp_pickler_style_proto2.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/small_cpp_pickler_style_proto2.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'
@@ -303,7 +303,7 @@ Device,Size (B),Address,Alloc Event,Site
 END
 
 case_ "t20_oom_cpp_pickler_style_proto2.pickle (numbers of t20_flexgen_oom_snapshot.pickle)"
-vp memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/t20_oom_cpp_pickler_style_proto2.pickle"
+vp_tables "state peak top_at_peak" memory -f csv --top 3 "$SHARED/fixtures/synthetic/memsnap/t20_oom_cpp_pickler_style_proto2.pickle"
 expect_status 0
 expect_stderr_empty
 expect_stdout <<'END'

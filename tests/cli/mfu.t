@@ -9,7 +9,7 @@ cp "$DATA"/models/*.json "$DATA"/models/*.log "$DATA"/hta/trace_filter_rank-0.js
 
 # 7,504,658,432 matmul weights (7.505 B); 57.9 / 51.5 GFLOP/token; MFU 52.7 % / 46.8 %
 case_ 'the worked example: Llama-3-8B at one 8192-token document, 9000 tokens/s/GPU on an H100 SXM'
-vp mfu --model llama-3-8b.json --seq-len 8192 --tokens-per-sec 9000 --gpu "H100 SXM" -f csv
+vp_tables "model flops mfu" mfu --model llama-3-8b.json --seq-len 8192 --tokens-per-sec 9000 --gpu "H100 SXM" -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -112,7 +112,7 @@ END
 
 # 7,615,616,512
 case_ 'Qwen2.5-7B: q/k/v biases, untied'
-vp mfu --model qwen2.5-7b.json --seq-len 4096 --convention causal -f csv
+vp_tables "model flops" mfu --model qwen2.5-7b.json --seq-len 4096 --convention causal -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -136,7 +136,7 @@ END
 
 # 46,702,792,704 and 12,879,925,248
 case_ 'Mixtral-8x7B: total and active'
-vp mfu --model mixtral-8x7b.json --seq-len 4096 --convention full -f csv
+vp_tables "model flops" mfu --model mixtral-8x7b.json --seq-len 4096 --convention full -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -162,7 +162,7 @@ END
 
 # 671 B total, 37 B active without the input embedding
 case_ 'DeepSeek-V3: MLA, 3 dense layers, shared expert, MTP apart'
-vp mfu --model deepseek-v3.json --seq-len 4096 -f csv
+vp_tables "model flops" mfu --model deepseek-v3.json --seq-len 4096 -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -188,7 +188,7 @@ expect_stderr <<'END'
 END
 
 case_ 'flags override the config: a 16-layer Llama, tied'
-vp mfu --model llama-3-8b.json --layers 16 --tied --seq-len 2048 --convention causal -f tsv
+vp_tables "model flops" mfu --model llama-3-8b.json --layers 16 --tied --seq-len 2048 --convention causal -f tsv
 expect_status 0
 expect_stdout <<'END'
 Parameters	Count
@@ -211,7 +211,7 @@ expect_stderr <<'END'
 END
 
 case_ 'a model from flags alone, unknown model_type works'
-vp mfu --hidden 1024 --layers 4 --heads 16 --ffn 4096 --vocab 1000 --mlp plain --seq-len 128 -f csv
+vp_tables "model flops" mfu --hidden 1024 --layers 4 --heads 16 --ffn 4096 --vocab 1000 --mlp plain --seq-len 128 -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -235,7 +235,7 @@ END
 
 # Log vs vprof within 0.05 %
 case_ 'Megatron log: vprof reproduces the TFLOP/s/GPU Megatron printed (Megatron-LM >= 2025-03 formula, causal)'
-vp mfu --log megatron-llama3-8b.log --model llama-3-8b.json --gpu H100 -f csv
+vp_tables "model flops iterations mfu" mfu --log megatron-llama3-8b.log --model llama-3-8b.json --gpu H100 -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -270,7 +270,7 @@ expect_stderr <<'END'
 END
 
 case_ 'HTA trace (a ranking model, Llama stands in): two ProfilerSteps, world size 128 from distributedInfo, no deviceProperties: --gpu'
-vp mfu trace_filter_rank-0.json.gz --model llama-3-8b.json --seq-len 8192 --tokens-per-step 262144 --gpu A100 --convention causal -f csv
+vp_tables "model flops steps mfu" mfu trace_filter_rank-0.json.gz --model llama-3-8b.json --seq-len 8192 --tokens-per-step 262144 --gpu A100 --convention causal -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -371,7 +371,7 @@ cat > small.json <<'JSON'
   {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#13", "pid": 1, "tid": 1, "ts": 2161300, "dur": 605000}
  ]}
 JSON
-vp mfu small.json --model llama-3-8b.json --seq-len 8192 --global-batch 4 --steps 12: --convention causal -f csv
+vp_tables "model flops steps mfu" mfu small.json --model llama-3-8b.json --seq-len 8192 --global-batch 4 --steps 12: --convention causal -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -556,7 +556,7 @@ Try 'vprof help mfu'.
 END
 
 case_ 'MFU above 100% warns'
-vp mfu --model llama-3-8b.json --seq-len 8192 --tokens-per-sec 90000 --gpu H100 --convention causal -f csv
+vp_tables "model flops mfu" mfu --model llama-3-8b.json --seq-len 8192 --tokens-per-sec 90000 --gpu H100 --convention causal -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -634,7 +634,7 @@ if [ -d "$H" ]; then
 
 case_ '../shared nccl_data: A100-PG509-200 from deviceProperties, world size 2, three steps'
 cd "$H/nccl_parser_config" || exit 1
-vp mfu nccl_data.json.gz --model "$WORK/llama-3-8b.json" --seq-len 512 --global-batch 1 --convention causal -f csv
+vp_tables "model flops steps mfu" mfu nccl_data.json.gz --model "$WORK/llama-3-8b.json" --seq-len 512 --global-batch 1 --convention causal -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count
@@ -666,7 +666,7 @@ END
 
 case_ '../shared ns_resolution_trace: a V100 has no BF16, so --dtype fp16; the first step is an outlier'
 cd "$H/ns_resolution_trace" || exit 1
-vp mfu rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz --model "$WORK/llama-3-8b.json" --seq-len 128 --global-batch 1 --dtype fp16 --convention causal -f csv
+vp_tables "model flops steps mfu" mfu rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz --model "$WORK/llama-3-8b.json" --seq-len 128 --global-batch 1 --dtype fp16 --convention causal -f csv
 expect_status 0
 expect_stdout <<'END'
 Parameters,Count

@@ -181,10 +181,10 @@ vprof: reduce: no partial result given (files written by --save-part)
 Try 'vprof help reduce'.
 END
 case_ "--save-part of an Ascend directory: a partial, and reduce prints what steps does (tests/cli/ascend-scale.t)"
-vp steps -f csv "$DATA/ascend/run2"
+vp_tables "steps summary step_trace_time" steps -f csv "$DATA/ascend/run2"
 cp "$OUT_STDOUT" "$WORK/q/asc.csv"
 vp steps --save-part "$WORK/q/x.vpart" "$DATA/ascend/run2"
 expect_status 0
-vp reduce -f csv "$WORK/q/x.vpart"
+vp_tables "steps summary step_trace_time" reduce -f csv "$WORK/q/x.vpart"
 expect_status 0
 if cmp -s "$OUT_STDOUT" "$WORK/q/asc.csv"; then pass; else fail "reduce differs from steps"; fi

@@ -68,7 +68,7 @@ END
 
 case_ 'HTA'"'"'s temporal and idle breakdowns, csv'
 cd "$DATA/hta"
-vp steps --idle --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "temporal idle" steps --idle --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
 Rank,Idle (ns),Compute (ns),Non-Compute (ns),Span (ns),Idle (%),Compute (%),Non-Compute (%)
@@ -92,7 +92,7 @@ END
 
 case_ 'per rank, csv'
 cd "$DATA/hta"
-vp steps --per-rank -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "steps summary" steps --per-rank -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
 Rank,Step,CPU Time (ns),GPU Span (ns),GPU Busy (ns),Compute (ns),Comm Exposed (ns),Memory (ns),GPU Idle (ns),Data Loading (ns),Forward (ns),Backward (ns),Optimizer (ns),Kernels,Short Kernels
@@ -110,15 +110,27 @@ END
 expect_stderr <<'END'
 END
 
-case_ 'two ranks merged: the largest value per step'
+case_ 'two ranks: a row per rank and step, then the step'"'"'s maxima labelled max (they equal the old merged rows; their columns need not add up); csv prints the steps table and names the other'
 cd "$DATA/hta"
 vp steps -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
-Step,CPU Time (ns),GPU Span (ns),GPU Busy (ns),Compute (ns),Comm Exposed (ns),Memory (ns),GPU Idle (ns),Data Loading (ns),Forward (ns),Backward (ns),Optimizer (ns),Kernels,Short Kernels
-551,607904000,600674000,278680000,135548000,172259000,2119000,328671000,0,157375000,222754000,214672000,577,124
-552,630639000,623286000,308047000,136425000,169187000,2435000,346625000,0,170805000,216540000,229848000,577,127
+Type,Rank,Step,CPU Time (ns),GPU Span (ns),GPU Busy (ns),Compute (ns),Comm Exposed (ns),Memory (ns),GPU Idle (ns),Data Loading (ns),Forward (ns),Backward (ns),Optimizer (ns),Kernels,Short Kernels
+rank,0,551,607312000,600058000,278680000,106252000,172259000,169000,321378000,0,157275000,222754000,204216000,577,123
+rank,1,551,607904000,600674000,272003000,135548000,134336000,2119000,328671000,0,157375000,212467000,214672000,552,124
+max,,551,607904000,600674000,278680000,135548000,172259000,2119000,328671000,0,157375000,222754000,214672000,577,124
+rank,0,552,622928000,615601000,268976000,104068000,164724000,184000,346625000,0,170805000,216540000,212523000,577,127
+rank,1,552,630639000,623286000,308047000,136425000,169187000,2435000,315239000,0,168802000,208929000,229848000,552,121
+max,,552,630639000,623286000,308047000,136425000,169187000,2435000,346625000,0,170805000,216540000,229848000,577,127
+END
+expect_stderr <<'END'
+vprof: steps: csv prints one table, steps; --table NAME prints one of the others: summary
+END
 
+case_ 'two ranks: --table summary, the statistics over the max rows'
+vp steps -f csv --table summary trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+expect_stdout <<'END'
 Statistic,CPU Time (ns),GPU Span (ns),GPU Busy (ns),Compute (ns),Comm Exposed (ns),Memory (ns),GPU Idle (ns),Data Loading (ns),Forward (ns),Backward (ns),Optimizer (ns),Kernels,Short Kernels
 mean,619271500.0,611980000.0,293363500.0,135986500.0,170723000.0,2277000.0,337648000.0,0.0,164090000.0,219647000.0,222260000.0,577.0,125.5
 median,619271500.0,611980000.0,293363500.0,135986500.0,170723000.0,2277000.0,337648000.0,0.0,164090000.0,219647000.0,222260000.0,577.0,125.5
@@ -128,9 +140,14 @@ END
 expect_stderr <<'END'
 END
 
+case_ 'two ranks, table format: the note says what a max row is'
+vp steps trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+expect_stdout_has "note: 2 ranks: a max row holds each column's largest value over the ranks, column by column, so its columns need not add up; the summary is over the max rows (--per-rank: the rank rows alone)"
+
 case_ 'kernel-wait threshold 0: every gap is host wait or other'
 cd "$DATA/hta"
-vp steps --idle --kernel-wait 0 -f csv event_sync_trace.json.gz
+vp_tables "temporal idle" steps --idle --kernel-wait 0 -f csv event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
 Rank,Idle (ns),Compute (ns),Non-Compute (ns),Span (ns),Idle (%),Compute (%),Non-Compute (%)
@@ -169,7 +186,7 @@ END
 
 case_ 'idle breakdown with overlapping kernels on one stream'
 cd "$WORK"
-vp steps --idle -f csv mixed.json
+vp_tables "temporal idle" steps --idle -f csv mixed.json
 expect_status 0
 expect_stdout <<'END'
 Rank,Idle (ns),Compute (ns),Non-Compute (ns),Span (ns),Idle (%),Compute (%),Non-Compute (%)
@@ -184,7 +201,7 @@ END
 
 case_ '--steps 2:'
 cd "$WORK"
-vp steps --steps 2: -f csv mixed.json
+vp_tables "steps summary" steps --steps 2: -f csv mixed.json
 expect_status 0
 expect_stdout <<'END'
 Step,CPU Time (ns),GPU Span (ns),GPU Busy (ns),Compute (ns),Comm Exposed (ns),Memory (ns),GPU Idle (ns),Data Loading (ns),Forward (ns),Backward (ns),Optimizer (ns),Kernels,Short Kernels
@@ -234,7 +251,7 @@ END
 
 case_ 'no GPU events, --idle'
 cd "$WORK"
-vp steps --idle -f csv nogpu.json
+vp_tables "temporal idle" steps --idle -f csv nogpu.json
 expect_status 0
 expect_stdout <<'END'
 Rank,Idle (ns),Compute (ns),Non-Compute (ns),Span (ns),Idle (%),Compute (%),Non-Compute (%)
@@ -247,7 +264,7 @@ END
 
 case_ '--steps selecting nothing warns'
 cd "$WORK"
-vp steps --steps 9: -f csv mixed.json
+vp_tables "steps summary" steps --steps 9: -f csv mixed.json
 expect_status 0
 expect_stdout <<'END'
 Step,CPU Time (ns),GPU Span (ns),GPU Busy (ns),Compute (ns),Comm Exposed (ns),Memory (ns),GPU Idle (ns),Data Loading (ns),Forward (ns),Backward (ns),Optimizer (ns),Kernels,Short Kernels

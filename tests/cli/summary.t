@@ -53,7 +53,7 @@ END
 
 case_ 'csv: the findings as a table'
 cd "$DATA/hta"
-vp summary -f csv --top 2 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "run gpu_time top_kernels findings" summary -f csv --top 2 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
@@ -117,7 +117,7 @@ END
 
 case_ 'a threshold raised switches its finding off'
 cd "$DATA/hta"
-vp summary -f csv --top 1 --threshold exposed_comm=70 --threshold fp32_gemm=50 trace_filter_rank-0.json.gz
+vp_tables "run gpu_time top_kernels findings" summary -f csv --top 1 --threshold exposed_comm=70 --threshold fp32_gemm=50 trace_filter_rank-0.json.gz
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
@@ -137,7 +137,7 @@ END
 
 case_ '--steps: only step 551'
 cd "$DATA/hta"
-vp summary -f csv --top 1 --steps 551 trace_filter_rank-0.json.gz
+vp_tables "run gpu_time top_kernels findings" summary -f csv --top 1 --steps 551 trace_filter_rank-0.json.gz
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
@@ -159,7 +159,7 @@ END
 
 case_ 'MFU with a model'
 cd "$DATA/hta"
-vp summary -f csv --top 1 --model ../models/llama-3-8b.json --tokens-per-step 65536 --seq-len 4096 --peak-tflops 312 trace_filter_rank-0.json.gz
+vp_tables "run gpu_time top_kernels mfu findings" summary -f csv --top 1 --model ../models/llama-3-8b.json --tokens-per-step 65536 --seq-len 4096 --peak-tflops 312 trace_filter_rank-0.json.gz
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)

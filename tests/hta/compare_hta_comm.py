@@ -225,7 +225,9 @@ def main():
         drop = min(steps_of(ev) for ev, _ in loaded) >= 2
         sel = ["--steps", ":-1"] if drop else []
         comm = csv_tables(run(["comm", "-q", "-f", "csv"] + sel + files))[0]
-        temporal, idle = csv_tables(run(["steps", "--idle", "-q", "-f", "csv"] + sel + files))
+        # csv prints one table a run: --table names each
+        temporal, idle = (csv_tables(run(["steps", "--idle", "-q", "-f", "csv", "--table", t]
+                                         + sel + files))[0] for t in ("temporal", "idle"))
         problems = []
         # pandas prints 0.0 for 0.00: compare as numbers with 2 decimals.
         h_over = {int(r["rank"]): "%.2f" % float(r["comp_comm_overlap_pctg"]) if r["comp_comm_overlap_pctg"] else ""
