@@ -59,6 +59,7 @@ typedef enum vp_hint {
     VP_HINT_METRICS_LIST,     /* an unknown gate metric: where the metrics are listed */
     VP_HINT_METRIC_NEEDS,     /* a metric a run lacks: where what it needs is said */
     VP_HINT_BASE_RUN,         /* a gate on a change without a base run: how to give one */
+    VP_HINT_STEPS,            /* the option that selects steps (vp_steps_warn_none) */
     VP_HINT_COUNT,
 } vp_hint;
 

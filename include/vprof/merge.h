@@ -52,8 +52,6 @@ typedef struct vp_merge_rank {
 
 /* What merge warns of (a, b: the values the message needs). */
 typedef enum {
-    VP_MERGE_NO_STEPS,               /* the input has no ProfilerStep#N: only metadata kept */
-    VP_MERGE_NO_STEP_SELECTED,       /* none of its steps (a to b) selected: only metadata */
     VP_MERGE_NO_COLLECTIVE_MATCH,    /* no collective matches rank a's: base alignment only */
     VP_MERGE_TRUNCATED,              /* truncated: the a events before the end merged */
 } vp_merge_warning;

@@ -294,15 +294,8 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_steps 
 /* Resolves the kernels of one file held for --steps. */
 static void resolve_steps(vp_kernels *k, vp_steps *steps, const char *path)
 {
-    size_t nsteps = vp_steps_count(steps);
-    size_t chosen = vp_steps_select(steps, k->o.steps);
-    if (nsteps == 0)
-        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no kernel is "
-                "kept",
-                path);
-    else if (chosen == 0)
-        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", path,
-                vp_steps_number(steps, 0), vp_steps_number(steps, nsteps - 1));
+    vp_steps_warn_none(steps, vp_steps_select(steps, k->o.steps), path, ", so no kernel is kept",
+                       "");
     for (size_t i = 0; i < k->npend; i++) {
         pending *p = &k->pend[i];
         int64_t a, b;

@@ -62,6 +62,8 @@ static const char *hint_text(void *ctx, vp_hint code)
         return " (see vprof check --list-metrics for what it needs)";
     case VP_HINT_BASE_RUN:
         return " (vprof diff, or vprof check --baseline)";
+    case VP_HINT_STEPS:
+        return "--steps";
     case VP_HINT_COUNT:
         break;
     }

@@ -181,13 +181,8 @@ static void say_recopy(void *ctx, const char *path)
 static void say_warning(void *ctx, vp_merge_warning what, const char *path, long long a, long long b)
 {
     (void)ctx;
-    if (what == VP_MERGE_NO_STEPS)
-        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations: only its metadata "
-                "events are kept", path);
-    else if (what == VP_MERGE_NO_STEP_SELECTED)
-        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%lld to #%lld): "
-                "only its metadata events are kept", path, a, b);
-    else if (what == VP_MERGE_NO_COLLECTIVE_MATCH)
+    (void)b;
+    if (what == VP_MERGE_NO_COLLECTIVE_MATCH)
         vp_warn("%s: --align collective: no collective kernel matches rank %lld's; its clock "
                 "is aligned with baseTimeNanoseconds only", path, a);
     else
