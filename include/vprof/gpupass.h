@@ -1,5 +1,5 @@
 /* One trace's GPU work in one pass, as the analyses over GPU work (comm,
- * steps) read a file: the trace opened, every event given to vp_gpuwork
+ * steps, the run metrics of summary/check/diff) read a file: the trace opened, every event given to vp_gpuwork
  * and to the caller's observer, the steps resolved and the rank told. */
 #ifndef VPROF_GPUPASS_H
 #define VPROF_GPUPASS_H
@@ -30,11 +30,15 @@ typedef struct vp_gpu_pass_opts {
     const vp_step_range *range;   /* NULL: every step */
     long position;                /* the file's position, the rank's last resort */
     long rank;                    /* >= 0: the rank, whatever the trace says */
+    int no_progress;              /* no progress bar */
 } vp_gpu_pass_opts;
 
 /* 0, or -1 with err set; p is to be closed either way. */
 int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_gpu_pass_opts *o,
                      vp_gpu_pass_fn fn, void *ctx, vp_error *err);
+/* Warns (vp_warn) of a step range that keeps no GPU work (when
+ * has_steps) and of GPU events without "dur". */
+void vp_gpu_pass_warn(const vp_gpu_pass *p, int has_steps);
 void vp_gpu_pass_close(vp_gpu_pass *p);
 
 #endif

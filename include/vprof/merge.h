@@ -52,8 +52,6 @@ typedef struct vp_merge_rank {
 
 /* What merge warns of (a, b: the values the message needs). */
 typedef enum {
-    VP_MERGE_NO_STEPS,               /* the input has no ProfilerStep#N: only metadata kept */
-    VP_MERGE_NO_STEP_SELECTED,       /* none of its steps (a to b) selected: only metadata */
     VP_MERGE_NO_COLLECTIVE_MATCH,    /* no collective matches rank a's: base alignment only */
     VP_MERGE_TRUNCATED,              /* truncated: the a events before the end merged */
 } vp_merge_warning;
@@ -128,5 +126,24 @@ int vp_merge_parse_window(const char *spec, vp_merge_opts *o);
 /* FILE@RANK: 0 with *path (malloc'ed) and *rank; -1 with *path the whole
  * argument when it has no rank (or names an existing file). */
 int vp_merge_parse_input(const char *arg, char **path, long *rank);
+/* A comma list (categories), appended to *out (each malloc'ed); -1 when
+ * it holds none. */
+int vp_merge_parse_list(const char *spec, char ***out, size_t *n);
+
+/* The inputs as operands give them, for vp_merge_run: in[i].path is
+ * paths[i]; both owned here. */
+typedef struct vp_merge_inputs {
+    vp_merge_input *in;
+    char **paths;
+    size_t n;
+} vp_merge_inputs;
+
+/* An operand: FILE@RANK, or FILE. */
+void vp_merge_inputs_add(vp_merge_inputs *l, const char *arg);
+/* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*) stands
+ * for the trace of each of its ranks, with the rank its profiler_info
+ * names.  0, or -1 with err set. */
+int vp_merge_inputs_add_ascend(vp_merge_inputs *l, const char *dir, vp_error *err);
+void vp_merge_inputs_free(vp_merge_inputs *l);
 
 #endif

@@ -44,6 +44,14 @@ long vp_steps_number(vp_steps *s, size_t i);
 /* Selects the steps of range r; returns how many were selected. */
 size_t vp_steps_select(vp_steps *s, const vp_step_range *r);
 
+/* The one warning of every command that selects steps, when a range kept
+ * none of trace `name` (after vp_steps_select returned chosen): the trace
+ * has no ProfilerStep#N, or none of them is in the range.  What is kept
+ * instead ends each message (", so no kernel is kept"; "" for nothing).
+ * Through vp_warn; the range's option is VP_HINT_STEPS. */
+void vp_steps_warn_none(vp_steps *s, size_t chosen, const char *name, const char *no_steps_kept,
+                        const char *none_selected_kept);
+
 /* 1 when the GPU work with this correlation id was launched by a CPU call
  * that started inside a selected step, 0 when not (outside, or no launch
  * recorded for it). */

@@ -8,7 +8,7 @@ int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_gpu_pass_opts *o
 {
     memset(p, 0, sizeof *p);
     vp_gpuwork_init(&p->w);
-    vp_trace_opts topts = {.partial = o->partial, .progress = 1};
+    vp_trace_opts topts = {.partial = o->partial, .progress = !o->no_progress};
     p->trace = vp_trace_open(path, &topts, err);
     if (!p->trace)
         return -1;
@@ -27,6 +27,16 @@ int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_gpu_pass_opts *o
     if (o->rank >= 0)
         p->rank = o->rank;
     return 0;
+}
+
+void vp_gpu_pass_warn(const vp_gpu_pass *p, int has_steps)
+{
+    const char *name = vp_trace_name(p->trace);
+    if (has_steps)
+        vp_steps_warn_none(p->w.steps, p->chosen, name, ", so no GPU work is kept", "");
+    if (p->w.no_dur)
+        vp_warn("%s: %llu GPU events without \"dur\" were skipped", name,
+                (unsigned long long)p->w.no_dur);
 }
 
 void vp_gpu_pass_close(vp_gpu_pass *p)

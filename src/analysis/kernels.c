@@ -294,15 +294,8 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_steps 
 /* Resolves the kernels of one file held for --steps. */
 static void resolve_steps(vp_kernels *k, vp_steps *steps, const char *path)
 {
-    size_t nsteps = vp_steps_count(steps);
-    size_t chosen = vp_steps_select(steps, k->o.steps);
-    if (nsteps == 0)
-        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no kernel is "
-                "kept",
-                path);
-    else if (chosen == 0)
-        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", path,
-                vp_steps_number(steps, 0), vp_steps_number(steps, nsteps - 1));
+    vp_steps_warn_none(steps, vp_steps_select(steps, k->o.steps), path, ", so no kernel is kept",
+                       "");
     for (size_t i = 0; i < k->npend; i++) {
         pending *p = &k->pend[i];
         int64_t a, b;
@@ -641,16 +634,33 @@ void vp_kernels_save(const vp_kernels *k, vp_buf *b)
     }
 }
 
+/* A path or an Ascend string of a partial: C strings in the model (saved
+ * up to their first NUL), so one with a NUL inside would not save back to
+ * the same bytes (two op types "a\0b" and "a\0c" would become one); no
+ * input vprof reads gives one, so it is damage.  NULL when so. */
+static const char *get_cstr(vp_rd *r, size_t *len)
+{
+    const char *s = vp_get_str(r, len);
+    return *len && memchr(s, '\0', *len) ? NULL : s;
+}
+
 int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
 {
     vp_rd r;
     vp_rd_init(&r, p, n);
     size_t base = k->nfiles;
     size_t nf = vp_get_count(&r, 3);
+    const char *nul = NULL;   /* what held a NUL byte */
     for (size_t i = 0; i < nf; i++) {
         long rank = (long)vp_get_i64(&r), merged = (long)vp_get_i64(&r);
         size_t len;
-        const char *path = vp_get_str(&r, &len);
+        const char *path = get_cstr(&r, &len);
+        if (!path) {
+            nul = "a file's path";
+            r.bad = 1;
+            r.p = r.end;   /* nothing more is read */
+            break;
+        }
         char *tmp = vp_strndup(path, len);
         size_t f = new_file(k, tmp);
         free(tmp);
@@ -662,7 +672,14 @@ int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
     smap[0] = 0;
     for (size_t i = 0; i < ns; i++) {
         size_t len;
-        const char *t = vp_get_str(&r, &len);
+        const char *t = get_cstr(&r, &len);
+        if (!t) {
+            nul = "an Ascend op type or core";
+            r.bad = 1;
+            r.p = r.end;
+            ns = i;
+            break;
+        }
         smap[i + 1] = intern(k, t, len);
     }
     size_t nn = vp_get_count(&r, 2);
@@ -717,6 +734,11 @@ int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
     }
     free(smap);
     free(nmap);
+    if (nul) {
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "damaged kernels partial result: %s holds a NUL byte", nul);
+        return -1;
+    }
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged kernels partial result");
         return -1;

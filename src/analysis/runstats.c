@@ -16,6 +16,7 @@
 #include "vprof/ascend_memory.h"
 #include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
+#include "vprof/gpupass.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
 #include "vprof/kernels.h"
@@ -153,8 +154,9 @@ static int is_sync_call(const vp_event *ev)
            span_is(ev->name, "cudaEventSynchronize") || span_is(ev->name, "cudaMemcpy");
 }
 
+/* What a file's pass keeps besides its GPU work (vp_gpu_pass). */
 typedef struct file_state {
-    vp_gpuwork w;
+    vp_run *r;
     vp_memevents *mem;
     vp_ivset data;
     int64_t *syncs;          /* start, duration of each blocking call */
@@ -188,32 +190,35 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     }
 }
 
-/* What a file's work adds to the run, once read: rank is its rank. */
-static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
+/* What a file's work adds to the run, once read: rank is its rank;
+ * resolved: vp_gpu_pass resolved w's steps already. */
+static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long rank,
+                    const vp_run_opts *o)
 {
     r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
     r->rank_ids[r->nranks] = rank;
-    if (vp_npu_tracks_seen(f->w.npu))
+    if (vp_npu_tracks_seen(w->npu))
         r->ascend = 1;
     /* Without --steps every piece of GPU work counts (a trace need not
      * have steps); the step times count every step either way. */
-    vp_gpuwork_resolve(&f->w, o->steps_given ? &o->steps : NULL);
-    vp_steps_select(f->w.steps, &o->steps);
+    if (!resolved)
+        vp_gpuwork_resolve(w, o->steps_given ? &o->steps : NULL);
+    vp_steps_select(w->steps, &o->steps);
 
     /* Steps: CPU durations of the selected ones, and their wall time. */
-    size_t nsteps = vp_steps_count(f->w.steps);
+    size_t nsteps = vp_steps_count(w->steps);
     for (size_t i = 0; i < nsteps; i++) {
         int64_t a, b;
-        if (vp_steps_window(f->w.steps, i, &a, &b) != 1)
+        if (vp_steps_window(w->steps, i, &a, &b) != 1)
             continue;
-        add_step(r, vp_steps_number(f->w.steps, i), b - a);
+        add_step(r, vp_steps_number(w->steps, i), b - a);
         r->step_wall += b - a;
         r->data += vp_ivset_measure_in(&f->data, a, b);
     }
     for (size_t i = 0; i < f->nsync; i++) {
-        long s = vp_steps_at(f->w.steps, f->syncs[2 * i]);
+        long s = vp_steps_at(w->steps, f->syncs[2 * i]);
         int64_t a, b;
-        if (s >= 0 && vp_steps_window(f->w.steps, (size_t)s, &a, &b) == 1) {
+        if (s >= 0 && vp_steps_window(w->steps, (size_t)s, &a, &b) == 1) {
             r->syncs++;
             r->sync_time += f->syncs[2 * i + 1];
         }
@@ -223,7 +228,7 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
     vp_gpu_sets sets;
     vp_gpu_totals tot;
     vp_gpu_sets_init(&sets);
-    vp_gpu_measure(&sets, f->w.ev, NULL, f->w.n, &tot);
+    vp_gpu_measure(&sets, w->ev, NULL, w->n, &tot);
     vp_gpu_sets_free(&sets);
     r->span += tot.span;
     r->busy += tot.busy;
@@ -234,8 +239,8 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
     r->memory += tot.memory;
     r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + 1) * sizeof *r->rank_compute);
     r->rank_compute[r->nranks++] = tot.compute;
-    for (size_t i = 0; i < f->w.n; i++) {
-        const vp_gpu_ev *g = &f->w.ev[i];
+    for (size_t i = 0; i < w->n; i++) {
+        const vp_gpu_ev *g = &w->ev[i];
         if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
             continue;
         int64_t dur = g->end - g->start;
@@ -243,7 +248,7 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
                                  1, dur, dur, dur);
         r->kernels++;
         int64_t lts, ldur;
-        if (g->corr >= 0 && vp_steps_launch(f->w.steps, g->corr, &lts, &ldur) &&
+        if (g->corr >= 0 && vp_steps_launch(w->steps, g->corr, &lts, &ldur) &&
             g->end - g->start < ldur)
             r->short_kernels++;
     }
@@ -261,59 +266,58 @@ static void account(vp_run *r, file_state *f, long rank, const vp_run_opts *o)
     }
 }
 
+/* Every event the pass sees besides its GPU work: kernels by name, memory
+ * events, data loading and synchronising calls. */
+static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
+{
+    file_state *f = ctx;
+    if (gi >= 0) {
+        vp_gpu_ev *g = &w->ev[gi];
+        if (g->kind == VP_GPU_KERNEL)
+            g->aux = kernel_index(f->r, ev->name, g->cls);
+        return;
+    }
+    if (ev->ph == 'i' || ev->ph == 'I') {
+        vp_memevents_observe(f->mem, ev);
+        return;
+    }
+    if (ev->ph != 'X' || !ev->has_ts)
+        return;
+    if (ev->name.n > 21 && memcmp(ev->name.p, "enumerate(DataLoader)", 21) == 0 && ev->has_dur)
+        vp_ivset_add(&f->data, ev->ts, ev->ts + ev->dur);
+    else if (is_sync_call(ev)) {
+        if (f->nsync == f->capsync) {
+            f->capsync = f->capsync ? f->capsync * 2 : 64;
+            f->syncs = vp_realloc(f->syncs, 2 * f->capsync * sizeof *f->syncs);
+        }
+        f->syncs[2 * f->nsync] = ev->ts;
+        f->syncs[2 * f->nsync++ + 1] = ev->has_dur && ev->dur > 0 ? ev->dur : 0;
+    }
+}
+
 /* One trace; rank: its rank when the caller knows it (an Ascend rank
  * directory), else -1 and the trace says. */
 static int add_trace(vp_run *r, const char *path, long position, long rank,
                      const vp_run_opts *o, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = o->partial, .progress = o->progress};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return -1;
     file_state f;
     memset(&f, 0, sizeof f);
-    vp_gpuwork_init(&f.w);
+    f.r = r;
     f.mem = vp_memevents_new(0);
     vp_ivset_init(&f.data);
-    vp_event ev;
-    int rc;
-    while ((rc = vp_trace_next(t, &ev, err)) == 1) {
-        long gi = vp_gpuwork_observe(&f.w, &ev);
-        if (gi >= 0) {
-            vp_gpu_ev *g = &f.w.ev[gi];
-            if (g->kind == VP_GPU_KERNEL)
-                g->aux = kernel_index(r, ev.name, g->cls);
-            continue;
-        }
-        if (ev.ph == 'i' || ev.ph == 'I') {
-            vp_memevents_observe(f.mem, &ev);
-            continue;
-        }
-        if (ev.ph != 'X' || !ev.has_ts)
-            continue;
-        if (ev.name.n > 21 && memcmp(ev.name.p, "enumerate(DataLoader)", 21) == 0 && ev.has_dur)
-            vp_ivset_add(&f.data, ev.ts, ev.ts + ev.dur);
-        else if (is_sync_call(&ev)) {
-            if (f.nsync == f.capsync) {
-                f.capsync = f.capsync ? f.capsync * 2 : 64;
-                f.syncs = vp_realloc(f.syncs, 2 * f.capsync * sizeof *f.syncs);
-            }
-            f.syncs[2 * f.nsync] = ev.ts;
-            f.syncs[2 * f.nsync++ + 1] = ev.has_dur && ev.dur > 0 ? ev.dur : 0;
-        }
-    }
+    vp_gpu_pass p;
+    vp_gpu_pass_opts po = {o->partial, o->steps_given ? &o->steps : NULL, position, rank,
+                           !o->progress};
+    int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
     if (rc == 0) {
-        read_device_properties(r, vp_trace_meta(t));
-        vp_rank_source rs;
-        account(r, &f,
-                rank >= 0 ? rank : vp_rank_detect(vp_trace_meta(t), path, position, &rs), o);
+        read_device_properties(r, vp_trace_meta(p.trace));
+        account(r, &p.w, 1, &f, p.rank, o);
     }
-    vp_gpuwork_free(&f.w);
+    vp_gpu_pass_close(&p);
     vp_memevents_free(f.mem);
     vp_ivset_free(&f.data);
     free(f.syncs);
-    vp_trace_close(t);
-    return rc < 0 ? -1 : 0;
+    return rc;
 }
 
 /* An SQLite export (msprof_*.db, ascend_pytorch_profiler_N.db): each
@@ -332,16 +336,15 @@ static void add_db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork
     db_ctx *c = ctx;
     file_state f;
     memset(&f, 0, sizeof f);
-    f.w = *w;   /* borrowed: handed back below for the reader to free */
+    f.r = c->r;
     f.mem = vp_memevents_new(0);
     vp_ivset_init(&f.data);
-    for (size_t i = 0; i < f.w.n; i++) {
-        vp_gpu_ev *g = &f.w.ev[i];
+    for (size_t i = 0; i < w->n; i++) {
+        vp_gpu_ev *g = &w->ev[i];
         if (g->kind == VP_GPU_KERNEL)
             g->aux = kernel_index(c->r, (vp_span){names[i], strlen(names[i])}, g->cls);
     }
-    account(c->r, &f, ndevices > 1 ? (long)device : c->rank, c->o);
-    *w = f.w;
+    account(c->r, w, 0, &f, ndevices > 1 ? (long)device : c->rank, c->o);
     vp_memevents_free(f.mem);
     vp_ivset_free(&f.data);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vprof/classify.h"
+#include "vprof/error.h"
 #include "vprof/steps.h"
 #include "vprof/util.h"
 
@@ -303,4 +304,17 @@ int vp_steps_window(vp_steps *s, size_t i, int64_t *start, int64_t *end)
     *start = s->steps[i].start;
     *end = s->steps[i].end;
     return s->steps[i].selected;
+}
+
+void vp_steps_warn_none(vp_steps *s, size_t chosen, const char *name, const char *no_steps_kept,
+                        const char *none_selected_kept)
+{
+    size_t n = vp_steps_count(s);
+    const char *range = vp_diag_hint_or(VP_HINT_STEPS, "the step range");
+    if (n == 0)
+        vp_warn("%s: %s: the trace has no ProfilerStep#N annotations%s", name, range,
+                no_steps_kept);
+    else if (chosen == 0)
+        vp_warn("%s: %s selects none of the steps present (ProfilerStep#%ld to #%ld)%s", name,
+                range, vp_steps_number(s, 0), vp_steps_number(s, n - 1), none_selected_kept);
 }

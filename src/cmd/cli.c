@@ -77,6 +77,8 @@ static const char *hint_text(void *ctx, vp_hint code)
     case VP_HINT_OPT_DTYPE: return "--dtype";
     case VP_HINT_MEMORY_SNAPSHOT:
         return ": try `vprof memory`";
+    case VP_HINT_STEPS:
+        return "--steps";
     case VP_HINT_COUNT:
         break;
     }

@@ -99,7 +99,7 @@ static int read_file(comm *c, const char *path)
     vp_error err = {0};
     vp_gpu_pass p;
     vp_gpu_pass_opts o = {c->common.partial, c->common.has_steps ? &c->common.steps : NULL,
-                          (long)(c->pos0 + c->m.nranks), c->rank_override};
+                          (long)(c->pos0 + c->m.nranks), c->rank_override, 0};
     if (vp_gpu_pass_read(&p, path, &o, vp_comm_observe, &c->m, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);

@@ -1,14 +1,10 @@
 /* What the commands over GPU work (comm, steps) share on the command
- * line: the warnings about a trace that vp_gpu_pass read (its library
- * says nothing), and the operands' way through cmd/scale.h. */
+ * line: the operands' way through cmd/scale.h. */
 #ifndef VPROF_CMD_GPUPASS_CLI_H
 #define VPROF_CMD_GPUPASS_CLI_H
 
 #include "cmd/scale.h"
 #include "vprof/gpupass.h"
-
-/* --steps that keep no GPU work, and GPU events without "dur". */
-void vp_gpu_pass_warn(const vp_gpu_pass *p, int has_steps);
 
 /* The operands (argv[optind..]) analysed -j at a time, or read as
  * partials, and merged into p->ctx.  1: there is a result to print here;

@@ -79,83 +79,13 @@ enum {
 /* The command line, and what it owns. */
 typedef struct cli {
     vp_merge_opts o;
-    vp_merge_input *in;
-    size_t nin;
-    char **paths;            /* the inputs' paths */
-    size_t npaths;
+    vp_merge_inputs in;
     long (*ranks)[2];
     size_t nranks;
     char **drop, **keep;
     size_t ndrop, nkeep;
     int gzip, level, has_level, verbose;
 } cli;
-
-static int parse_list(const char *arg, char ***out, size_t *n)
-{
-    char *copy = vp_strdup(arg), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        *out = vp_realloc(*out, (*n + 1) * sizeof **out);
-        (*out)[(*n)++] = vp_strdup(tok);
-    }
-    free(copy);
-    return *n ? 0 : -1;
-}
-
-static vp_merge_input *add_input(cli *c, const char *arg, char *path)
-{
-    c->paths = vp_realloc(c->paths, (c->npaths + 1) * sizeof *c->paths);
-    c->paths[c->npaths++] = path;
-    c->in = vp_realloc(c->in, (c->nin + 1) * sizeof *c->in);
-    vp_merge_input *in = &c->in[c->nin++];
-    memset(in, 0, sizeof *in);
-    in->arg = arg ? arg : path;
-    in->path = path;
-    return in;
-}
-
-/* FILE@RANK, or FILE. */
-static void parse_input(cli *c, const char *arg)
-{
-    long rank;
-    char *path;
-    if (vp_merge_parse_input(arg, &path, &rank) == 0) {
-        vp_merge_input *in = add_input(c, arg, path);
-        in->rank = rank;
-        in->rank_explicit = 1;
-    } else {
-        add_input(c, arg, path);
-    }
-}
-
-/* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*) stands
- * for the trace of each of its ranks, with the rank its profiler_info
- * names.  An exit status. */
-static int add_ascend(cli *c, const char *dir)
-{
-    vp_error err = {0};
-    vp_asc_run run;
-    if (vp_asc_scan(dir, &run, &err) != 0) {
-        vp_error_print(&err);
-        return VP_EXIT_INPUT;
-    }
-    for (size_t k = 0; k < run.n; k++) {
-        if (!vp_asc_need(&run.ranks[k], VP_ASC_TRACE, VP_ASC_UNKNOWN, &err)) {
-            vp_error_print(&err);
-            vp_asc_run_free(&run);
-            return VP_EXIT_INPUT;
-        }
-        vp_merge_input *in = add_input(c, NULL, vp_strdup(run.ranks[k].files[VP_ASC_TRACE]));
-        in->rank = run.ranks[k].rank;
-        in->rank_explicit = 1;
-    }
-    int st = VP_EXIT_OK;
-    if (run.n == 0) {
-        fprintf(stderr, "vprof: %s: no rank directory with a trace_view.json\n", dir);
-        st = VP_EXIT_INPUT;
-    }
-    vp_asc_run_free(&run);
-    return st;
-}
 
 static const char *rank_from(const vp_merge_rank *r)
 {
@@ -184,13 +114,8 @@ static void say_recopy(void *ctx, const char *path)
 static void say_warning(void *ctx, vp_merge_warning what, const char *path, long long a, long long b)
 {
     (void)ctx;
-    if (what == VP_MERGE_NO_STEPS)
-        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations: only its metadata "
-                "events are kept", path);
-    else if (what == VP_MERGE_NO_STEP_SELECTED)
-        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%lld to #%lld): "
-                "only its metadata events are kept", path, a, b);
-    else if (what == VP_MERGE_NO_COLLECTIVE_MATCH)
+    (void)b;
+    if (what == VP_MERGE_NO_COLLECTIVE_MATCH)
         vp_warn("%s: --align collective: no collective kernel matches rank %lld's; its clock "
                 "is aligned with baseTimeNanoseconds only", path, a);
     else
@@ -248,10 +173,7 @@ static int ends_with(const char *s, const char *suffix)
 
 static void cli_free(cli *c)
 {
-    for (size_t i = 0; i < c->npaths; i++)
-        free(c->paths[i]);
-    free(c->paths);
-    free(c->in);
+    vp_merge_inputs_free(&c->in);
     free(c->ranks);
     for (size_t i = 0; i < c->ndrop; i++)
         free(c->drop[i]);
@@ -293,12 +215,12 @@ static int own_option(cli *c, int opt, const char *arg)
         vp_usage_error("merge", "--window: expected T0:T1 in microseconds (T0 <= T1), found '%s'", arg);
         return -1;
     case OPT_DROP:
-        if (parse_list(arg, &c->drop, &c->ndrop) == 0)
+        if (vp_merge_parse_list(arg, &c->drop, &c->ndrop) == 0)
             return 0;
         vp_usage_error("merge", "--drop: expected categories, found '%s'", arg);
         return -1;
     case OPT_KEEP:
-        if (parse_list(arg, &c->keep, &c->nkeep) == 0)
+        if (vp_merge_parse_list(arg, &c->keep, &c->nkeep) == 0)
             return 0;
         vp_usage_error("merge", "--keep: expected categories, found '%s'", arg);
         return -1;
@@ -375,10 +297,14 @@ int cmd_merge(int argc, char **argv)
             vp_usage_error("merge", "--mpi cannot read standard input");
             goto out;
         }
+        vp_error aerr = {0};
         if (!vp_asc_is_dir(files.paths[i]))
-            parse_input(&c, files.paths[i]);
-        else if ((status = add_ascend(&c, files.paths[i])) != VP_EXIT_OK)
+            vp_merge_inputs_add(&c.in, files.paths[i]);
+        else if (vp_merge_inputs_add_ascend(&c.in, files.paths[i], &aerr) != 0) {
+            vp_error_print(&aerr);
+            status = VP_EXIT_INPUT;
             goto out;
+        }
     }
     c.o.sink.gzip = c.gzip || ends_with(common.output, ".gz");
     c.o.sink.level = c.has_level ? c.level : VP_SINK_DEFAULT_LEVEL;
@@ -409,7 +335,7 @@ int cmd_merge(int argc, char **argv)
 #endif
     vp_merge_result res;
     vp_error err = {0};
-    if (vp_merge_run(c.in, c.nin, &c.o, &res, &err) != 0) {
+    if (vp_merge_run(c.in.in, c.in.n, &c.o, &res, &err) != 0) {
         if (err.status == VP_EXIT_USAGE)
             status = vp_usage_error("merge", "%s", err.msg);
         else {

@@ -97,7 +97,7 @@ static int read_file(stepsc *s, const char *path)
     vp_error err = {0};
     vp_gpu_pass p;
     vp_gpu_pass_opts o = {s->common.partial, s->common.has_steps ? &s->common.steps : NULL,
-                          (long)(s->pos0 + s->b.nfiles), s->rank_override};
+                          (long)(s->pos0 + s->b.nfiles), s->rank_override, 0};
     if (vp_gpu_pass_read(&p, path, &o, s->idle ? NULL : vp_breakdown_observe, &s->b, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);

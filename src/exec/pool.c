@@ -155,8 +155,14 @@ int vp_pool_run(const vp_pool *p, long jobs, size_t first, size_t last, vp_error
                 continue;
             }
             int fds[2];
-            fflush(stdout);
-            fflush(stderr);
+            /* Every stdio stream flushed, not just stdout and stderr: a
+             * worker inherits what waits in this process's buffers, and a
+             * worker that flushes them writes it a second time through the
+             * shared file offset.  _exit does not, but a worker that ends
+             * under valgrind does (its __libc_freeres flushes every
+             * stream): merge's metadata spools (tmpfile) got 4 KiB of
+             * their text again, -j 2 and -j 3 wrote different bytes. */
+            fflush(NULL);
             pid_t pid = -1;
             if (pipe(fds) == 0) {
                 pid = fork();

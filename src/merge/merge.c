@@ -686,11 +686,8 @@ static int scan_input(merge *m, input *in, long position)
                 s1 = b;
             found = 1;
         }
-        if (nsteps == 0)
-            warn(m, VP_MERGE_NO_STEPS, in->path, 0, 0);
-        else if (chosen == 0)
-            warn(m, VP_MERGE_NO_STEP_SELECTED, in->path, vp_steps_number(steps, 0),
-                 vp_steps_number(steps, nsteps - 1));
+        vp_steps_warn_none(steps, chosen, in->path, ": only its metadata events are kept",
+                           ": only its metadata events are kept");
         in->has_steps_window = 1;
         if (found) {
             in->steps_start = s0;

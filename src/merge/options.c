@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "vprof/ascend_files.h"
 #include "vprof/json.h"
 #include "vprof/merge.h"
 #include "vprof/util.h"
@@ -95,4 +96,72 @@ int vp_merge_parse_input(const char *arg, char **path, long *rank)
     }
     *path = vp_strdup(arg);
     return -1;
+}
+
+int vp_merge_parse_list(const char *arg, char ***out, size_t *n)
+{
+    char *copy = vp_strdup(arg), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        *out = vp_realloc(*out, (*n + 1) * sizeof **out);
+        (*out)[(*n)++] = vp_strdup(tok);
+    }
+    free(copy);
+    return *n ? 0 : -1;
+}
+
+static vp_merge_input *add_input(vp_merge_inputs *l, const char *arg, char *path)
+{
+    l->paths = vp_realloc(l->paths, (l->n + 1) * sizeof *l->paths);
+    l->paths[l->n] = path;
+    l->in = vp_realloc(l->in, (l->n + 1) * sizeof *l->in);
+    vp_merge_input *in = &l->in[l->n++];
+    memset(in, 0, sizeof *in);
+    in->arg = arg ? arg : path;
+    in->path = path;
+    return in;
+}
+
+void vp_merge_inputs_add(vp_merge_inputs *l, const char *arg)
+{
+    long rank;
+    char *path;
+    if (vp_merge_parse_input(arg, &path, &rank) == 0) {
+        vp_merge_input *in = add_input(l, arg, path);
+        in->rank = rank;
+        in->rank_explicit = 1;
+    } else {
+        add_input(l, arg, path);
+    }
+}
+
+int vp_merge_inputs_add_ascend(vp_merge_inputs *l, const char *dir, vp_error *err)
+{
+    vp_asc_run run;
+    if (vp_asc_scan(dir, &run, err) != 0)
+        return -1;
+    int st = 0;
+    for (size_t k = 0; k < run.n && st == 0; k++) {
+        if (!vp_asc_need(&run.ranks[k], VP_ASC_TRACE, VP_ASC_UNKNOWN, err)) {
+            st = -1;
+            break;
+        }
+        vp_merge_input *in = add_input(l, NULL, vp_strdup(run.ranks[k].files[VP_ASC_TRACE]));
+        in->rank = run.ranks[k].rank;
+        in->rank_explicit = 1;
+    }
+    if (st == 0 && run.n == 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory with a trace_view.json", dir);
+        st = -1;
+    }
+    vp_asc_run_free(&run);
+    return st;
+}
+
+void vp_merge_inputs_free(vp_merge_inputs *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->paths[i]);
+    free(l->paths);
+    free(l->in);
+    memset(l, 0, sizeof *l);
 }

@@ -1,6 +1,7 @@
 /* Unit tests for src/analysis/kernels.c: grouping by name and by rank and
  * stream, exact medians of odd and even counts, the (others) fold, and
- * the partial result's save/merge round trip. */
+ * the partial result's save/merge round trip, and a damaged partial that
+ * would not save back to its own bytes refused. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "vprof/kernels.h"
+#include "vprof/part.h"
 
 #include "tmppath.h"
 
@@ -242,6 +244,87 @@ static void test_save_merge_round_trip(void **state)
     vp_kernels_free(&all);
 }
 
+/* A kernels payload written here, as vp_kernels_save would: one file, two
+ * Ascend core strings, one name, a group per core with one sample each. */
+static void core_payload(vp_buf *b, const char *core1, size_t n1, const char *core2, size_t n2)
+{
+    vp_put_u64(b, 1);
+    vp_put_i64(b, 3);
+    vp_put_i64(b, 0);
+    vp_put_str(b, "r3.csv", 6);
+    vp_put_u64(b, 2);
+    vp_put_str(b, core1, n1);
+    vp_put_str(b, core2, n2);
+    vp_put_u64(b, 1);
+    vp_put_str(b, "MatMul", 6);
+    vp_put_u64(b, (uint64_t)VP_CLASS_COMPUTE);
+    vp_put_u64(b, 2);
+    for (uint64_t core = 1; core <= 2; core++) {
+        vp_put_u64(b, 1);                 /* the name */
+        vp_put_u64(b, 0);                 /* the file */
+        vp_put_i64(b, -1);                /* device */
+        vp_put_i64(b, -1);                /* stream */
+        vp_put_u64(b, (uint64_t)VP_CLASS_COMPUTE);
+        vp_put_u64(b, 0);                 /* not a merged trace's */
+        vp_put_u64(b, 0);                 /* no op type */
+        vp_put_u64(b, core);
+        vp_put_u64(b, 1);
+        vp_put_i64(b, (int64_t)(100 * core));
+        vp_put_i64(b, 0);                 /* no aggregate */
+    }
+}
+
+/* The fuzz input of CI's run (tests/fuzz/corpus/part/kernels_nul_core.vpart):
+ * Ascend strings with a NUL inside.  The model keeps them as C strings, so
+ * "AI\0CORE" and "AI\0VECTOR" were two groups that saved as two "AI" and
+ * merged back as one: the merge of one partial was not a fixed point.
+ * Such a partial is refused, saying why; without the NUL the same payload
+ * merges and saves back to its own bytes. */
+static void test_merge_refuses_nul_in_strings(void **state)
+{
+    (void)state;
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1,
+                         .dims = VP_KDIM_RANK | VP_KDIM_CORE};
+    vp_kernels k;
+    vp_error err = {0};
+    vp_buf bad = {0}, good = {0}, saved = {0};
+    core_payload(&bad, "AI\0CORE", 7, "AI\0VECTOR", 9);
+    vp_kernels_init(&k, &o);
+    assert_int_equal(vp_kernels_merge(&k, bad.data, bad.len, &err), -1);
+    assert_int_equal(err.status, 3);
+    assert_string_equal(err.msg,
+                        "damaged kernels partial result: an Ascend op type or core holds a NUL byte");
+    vp_kernels_free(&k);
+
+    core_payload(&good, "AI_CORE", 7, "AI_VECTOR", 9);
+    vp_kernels_init(&k, &o);
+    assert_int_equal(vp_kernels_merge(&k, good.data, good.len, &err), 0);
+    assert_int_equal(k.ngroups, 2);
+    vp_kernels_save(&k, &saved);
+    assert_int_equal(saved.len, good.len);
+    assert_memory_equal(saved.data, good.data, good.len);
+    vp_kernels_free(&k);
+
+    /* a path with a NUL inside is refused the same way */
+    vp_buf path = {0};
+    vp_put_u64(&path, 1);
+    vp_put_i64(&path, 0);
+    vp_put_i64(&path, 0);
+    vp_put_str(&path, "a\0b", 3);
+    vp_put_u64(&path, 0);
+    vp_put_u64(&path, 0);
+    vp_put_u64(&path, 0);
+    vp_kernels_init(&k, &o);
+    err = (vp_error){0};
+    assert_int_equal(vp_kernels_merge(&k, path.data, path.len, &err), -1);
+    assert_string_equal(err.msg, "damaged kernels partial result: a file's path holds a NUL byte");
+    vp_kernels_free(&k);
+    vp_buf_free(&bad);
+    vp_buf_free(&good);
+    vp_buf_free(&saved);
+    vp_buf_free(&path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_steps),
         cmocka_unit_test(test_aggregate_fold),
         cmocka_unit_test(test_save_merge_round_trip),
+        cmocka_unit_test(test_merge_refuses_nul_in_strings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

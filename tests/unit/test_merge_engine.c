@@ -220,6 +220,40 @@ static void test_duplicate_rank(void **state)
     vp_merge_result_free(&res);
 }
 
+/* The operands as the library turns them into inputs: FILE@RANK with its
+ * rank, FILE alone without, and category lists. */
+static void test_inputs_from_operands(void **state)
+{
+    (void)state;
+    vp_merge_inputs l = {0};
+    vp_merge_inputs_add(&l, "no-such-dir/r.json@12");
+    vp_merge_inputs_add(&l, "no-such-dir/plain.json");
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.in[0].path, "no-such-dir/r.json");
+    assert_string_equal(l.in[0].arg, "no-such-dir/r.json@12");
+    assert_int_equal(l.in[0].rank, 12);
+    assert_int_equal(l.in[0].rank_explicit, 1);
+    assert_string_equal(l.in[1].path, "no-such-dir/plain.json");
+    assert_int_equal(l.in[1].rank_explicit, 0);
+    assert_ptr_equal(l.in[1].path, l.paths[1]);
+    vp_merge_inputs_free(&l);
+    assert_int_equal(l.n, 0);
+
+    char **cats = NULL;
+    size_t n = 0;
+    assert_int_equal(vp_merge_parse_list("python_function,,cuda_runtime", &cats, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(cats[0], "python_function");
+    assert_string_equal(cats[1], "cuda_runtime");
+    for (size_t i = 0; i < n; i++)
+        free(cats[i]);
+    free(cats);
+    n = 0;
+    cats = NULL;
+    assert_int_equal(vp_merge_parse_list(",", &cats, &n), -1);
+    free(cats);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_clock_start),
         cmocka_unit_test(test_jobs_same_bytes),
         cmocka_unit_test(test_duplicate_rank),
+        cmocka_unit_test(test_inputs_from_operands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
