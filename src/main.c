@@ -6,6 +6,7 @@
 
 #include "cmd/cli.h"
 #include "vprof/error.h"
+#include "vprof/json.h"
 
 #ifndef VPROF_VERSION
 #define VPROF_VERSION "0.0.0"
@@ -72,6 +73,9 @@ static void print_version(void)
     printf("cupti: %s\n", VPROF_HAVE_CUPTI ? "built (libvprof-cupti.so)" : "not built");
     printf("sqlite: %s\n", VPROF_HAVE_SQLITE ? "built" : "not built");
     printf("mpi: %s\n", VPROF_HAVE_MPI ? "built" : "not built");
+    /* Chosen at start-up (VPROF_SIMD forces one): scripts/cross-check-arm64
+     * asserts that arm64 runs NEON. */
+    printf("json scanner: %s\n", vp_json_scanner());
 }
 
 /* The first line under "Examples:" in a command's usage text, if any. */

@@ -72,7 +72,7 @@ static inline const char *vp_json_ws(const char *p, const char *end)
     return p;
 }
 
-/* The scanner variant in use: "scalar", "sse2" or "avx2", all giving the
+/* The scanner variant in use: "scalar", "sse2", "avx2" or "neon", all giving the
  * same results.  Chosen at start-up: the environment variable VPROF_SIMD
  * when it names one the CPU has, else the fastest the CPU has. */
 const char *vp_json_scanner(void);

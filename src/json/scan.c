@@ -1,5 +1,5 @@
 /* Byte-class scans for the JSON module (see scan.h): scalar, SSE2 and
- * AVX2.  Every scan reads only inside [p, end): the vector loops stop a
+ * AVX2 on x86-64, NEON on arm64.  Every scan reads only inside [p, end): the vector loops stop a
  * full vector before the end and the scalar code finishes the tail, so
  * no load ever crosses the caller's bound (ASan and valgrind see no
  * over-read, and a chunk at the end of a mapping is safe). */
@@ -147,11 +147,63 @@ __attribute__((target("avx2"))) static const char *ws_avx2(const char *p, const 
 }
 #endif
 
+#if VP_SCAN_NEON
+/* NEON has no movemask: narrowing each 16-bit lane of a compare result
+ * by 4 bits keeps 4 bits per byte, a 64-bit mask whose trailing zeros
+ * divided by 4 give the first matching byte. */
+static inline uint64_t nibble_mask(uint8x16_t cmp)
+{
+    return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(cmp), 4)), 0);
+}
+
+static const char *string_neon(const char *p, const char *limit, unsigned *high)
+{
+    const uint8x16_t quote = vdupq_n_u8('"'), bslash = vdupq_n_u8('\\');
+    uint8x16_t seen = vdupq_n_u8(0);
+    while (limit - p >= 16) {
+        uint8x16_t x = vld1q_u8((const uint8_t *)p);
+        uint64_t m = nibble_mask(vorrq_u8(vceqq_u8(x, quote), vceqq_u8(x, bslash)));
+        if (m) {
+            unsigned i = (unsigned)__builtin_ctzll(m) >> 2;
+            uint64_t before = i ? ~0ULL >> (64 - 4 * i) : 0;
+            /* Bytes >= 0x80: their top bit, compared as signed < 0. */
+            uint64_t h = nibble_mask(vreinterpretq_u8_s8(
+                vshrq_n_s8(vreinterpretq_s8_u8(vorrq_u8(seen, x)), 7)));
+            uint64_t hs = nibble_mask(vreinterpretq_u8_s8(
+                vshrq_n_s8(vreinterpretq_s8_u8(seen), 7)));
+            *high |= ((h & before) | hs) != 0;
+            return p + i;
+        }
+        seen = vorrq_u8(seen, x);
+        p += 16;
+    }
+    *high |= vmaxvq_u8(seen) >= 0x80;
+    return string_scalar(p, limit, high);
+}
+
+static const char *ws_neon(const char *p, const char *end)
+{
+    while (end - p >= 16) {
+        uint8x16_t x = vld1q_u8((const uint8_t *)p);
+        uint8x16_t w = vorrq_u8(vorrq_u8(vceqq_u8(x, vdupq_n_u8(' ')), vceqq_u8(x, vdupq_n_u8('\n'))),
+                                vorrq_u8(vceqq_u8(x, vdupq_n_u8('\r')), vceqq_u8(x, vdupq_n_u8('\t'))));
+        uint64_t m = ~nibble_mask(w);
+        if (m)
+            return p + (__builtin_ctzll(m) >> 2);
+        p += 16;
+    }
+    return ws_scalar(p, end);
+}
+#endif
+
 static const vp_scan_ops variants[] = {
     {string_scalar, ws_scalar, "scalar", 0},
 #if VP_X86
     {string_sse2, ws_sse2, "sse2", 1},
     {string_avx2, ws_avx2, "avx2", 1},
+#endif
+#if VP_SCAN_NEON
+    {string_neon, ws_neon, "neon", 0},
 #endif
 };
 
@@ -167,6 +219,10 @@ static int cpu_has(const char *name)
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx2");
     }
+#endif
+#if VP_SCAN_NEON
+    if (strcmp(name, "neon") == 0)
+        return 1;   /* Advanced SIMD is part of every AArch64 CPU */
 #endif
     return strcmp(name, "scalar") == 0;
 }

@@ -1,5 +1,5 @@
 /* The byte-class scans under the JSON module, many bytes at a time: one
- * implementation per instruction set (scalar, SSE2, AVX2), chosen once at
+ * implementation per instruction set (scalar, SSE2, AVX2, NEON), chosen once at
  * start-up, all giving the same answers.  Private to src/json/. */
 #ifndef VPROF_JSON_SCAN_H
 #define VPROF_JSON_SCAN_H
@@ -13,6 +13,13 @@
 #define VP_SCAN_X86 0
 #endif
 
+#if defined(__aarch64__)
+#define VP_SCAN_NEON 1
+#include <arm_neon.h>
+#else
+#define VP_SCAN_NEON 0
+#endif
+
 typedef struct vp_scan_ops {
     /* The first '"' or '\\' in [p, limit), or limit; ORs into *high a
      * non-zero value when a byte >= 0x80 comes before it. */
@@ -20,7 +27,7 @@ typedef struct vp_scan_ops {
     /* The first byte in [p, end) that is not JSON whitespace, or end. */
     const char *(*ws)(const char *p, const char *end);
     const char *name;
-    int vector;   /* SSE2 or better: callers may inline a 16-byte test */
+    int vector;   /* SSE2 or better: callers may inline a 16-byte test (x86 only) */
 } vp_scan_ops;
 
 extern vp_scan_ops vp_scan;

@@ -2,7 +2,7 @@
  * CPU has must give the scalar code's answer on strings, whitespace runs
  * and skipped values placed at every offset of 16- and 32-byte blocks and
  * cut at every byte, and on escapes and invalid UTF-8 at every position
- * of a block.  Also the fast decimal path of vp_json_us_to_ns, its in-place
+ * of a block (NEON too, on arm64 under qemu).  Also the fast decimal path of vp_json_us_to_ns, its in-place
  * form vp_json_us_to_ns_at, and the inline whitespace test of vp_json_ws. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,8 +16,10 @@
 
 #include "vprof/json.h"
 
-static const char *const variants[] = {"scalar", "sse2", "avx2"};
-#define NVARIANTS 3
+/* Those the CPU lacks are skipped: x86-64 runs the first three, arm64
+ * (scripts/cross-check-arm64, under qemu) scalar and neon. */
+static const char *const variants[] = {"scalar", "sse2", "avx2", "neon"};
+#define NVARIANTS 4
 
 /* What one call returned, for comparing variants. */
 typedef struct outcome {
@@ -123,6 +125,12 @@ static void test_variant_names(void **state)
 #if defined(__x86_64__)
     assert_int_equal(vp_json_set_scanner("sse2"), 0);   /* every x86-64 */
     assert_string_equal(vp_json_scanner(), "sse2");
+    assert_int_equal(vp_json_set_scanner("neon"), -1);
+#endif
+#if defined(__aarch64__)
+    assert_int_equal(vp_json_set_scanner("neon"), 0);   /* every AArch64 CPU */
+    assert_string_equal(vp_json_scanner(), "neon");
+    assert_int_equal(vp_json_set_scanner("sse2"), -1);
 #endif
 }
 
