@@ -17,6 +17,7 @@
 /* The tables, in the order csv and tsv choose from (vp_cmd.tables). */
 const vp_table_doc cmd_diff_tables[] = {
     {"kernels", "per kernel: base, new and the change"},
+    {"runs", "what differs about the runs themselves: devices, world size, steps, schema"},
     {"classes", "per kernel class: base, new and the change"},
     {"metrics", "every metric: base, new and the change"},
     {"gates", "with --fail-if: each gate and whether it held"},
@@ -51,8 +52,8 @@ const char cmd_diff_usage[] =
     "  -f, --format FMT     table (default), csv, tsv, json, md; or github, junit for\n"
     "                       the gates alone, as CI systems read them\n"
     "  -o, --output FILE    write there instead of standard output\n"
-    "      --table NAME     kernels (default), classes, metrics, gates, or list (what each\n"
-    "                       holds): print that table alone; csv and tsv print one table,\n"
+    "      --table NAME     kernels (default), runs, classes, metrics, gates, or list (what\n"
+    "                       each holds): print that table alone; csv and tsv print one table,\n"
     "                       the first of these that the output has unless --table names one\n"
     "      --full-names     never shorten kernel names in the table format\n"
     "      --partial        accept truncated traces, with a warning\n"

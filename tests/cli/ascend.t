@@ -394,7 +394,7 @@ json.dump(ev, open(sys.argv[2], "w"))
 PY
 vp summary --threshold syncs=2 -f json synced.json
 expect_stdout_has '["sync.count",2,"count"],["sync.time",10000,"ns"]'
-vp summary --threshold syncs=2 -f csv synced.json
+vp summary --threshold syncs=2 -f csv --table findings synced.json
 # the time lost: two 5 us calls in two 9 ms steps (10 us / 18 ms = 0.06 %)
 expect_stdout_has "10.0 us blocked in syncs, 0.1% of the steps' wall time: 2 blocking calls (aclrtSynchronizeStream, aclrtSynchronizeDevice, aclrtSynchronizeEvent, synchronous aclrtMemcpy) inside the steps"
 

@@ -111,7 +111,7 @@ vprof: warning: diff: the runs differ in device Tesla V100-SXM2-32GB -> NVIDIA A
 END
 
 case_ 'diff --exact-names: no pairing, csv'
-vp diff -f csv --exact-names base.json new.json
+vp_tables "runs kernels classes metrics" diff -f csv --exact-names base.json new.json
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
@@ -170,25 +170,25 @@ attention.flash,0.000000,0.000000,0.000000,,count
 END
 
 case_ 'diff: the same run twice differs in nothing and warns of nothing'
-vp diff -f csv base.json base.json
+vp_tables "runs kernels classes metrics" diff -f csv base.json base.json
 expect_status 0
 expect_stderr <<'END'
 END
 
 # gemm.fp32_pct: volta_sgemm 50 us of 150 us of GEMMs (gemm_kernel 100 us); ampere_sgemm 40 of 120
 case_ 'summary: FP32 GEMMs on a V100 suggest FP16 with AMP, not BF16'
-vp summary -f csv base.json
+vp summary -f csv --table findings base.json
 expect_status 0
 expect_stdout_has 'fp32_gemm,FP32 GEMMs where FP16 (AMP) is expected,33.3% of GEMM time is in FP32 kernels (sgemm) on Tesla V100-SXM2-32GB (compute capability 7.0: no BF16 tensor cores),use AMP with FP16 (autocast float16 and a gradient scaler): FP16 tensor-core GEMMs are several times faster than FP32 ones; this device has no BF16 tensor cores'
 
 case_ 'summary: FP32 GEMMs on an A100 suggest BF16'
-vp summary -f csv new.json
+vp summary -f csv --table findings new.json
 expect_status 0
 expect_stdout_has 'fp32_gemm,FP32 GEMMs where BF16 is expected,"33.3% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm) on NVIDIA A100-SXM4-80GB (compute capability 8.0, BF16 tensor cores)",check dtypes and autocast: bf16 GEMMs are several times faster than FP32 or TF32 ones'
 
 case_ 'diff -j 2 on directories of two ranks each: the facts cross the partials'
 mkdir -p b n && cp base.json b/r0.json && cp base.json b/r1.json && cp new.json n/r0.json && cp new.json n/r1.json
-vp diff -j 2 -q -f csv --top 1 b n
+vp_tables "runs kernels classes metrics" diff -j 2 -q -f csv --top 1 b n
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
@@ -240,6 +240,6 @@ END
 case_ 'summary partials keep the compute capability: reduce gives the same advice'
 vp summary --save-part 'p%i.vpart' b/r0.json b/r1.json
 expect_status 0
-vp reduce -f csv p0.vpart p1.vpart
+vp reduce -f csv --table findings p0.vpart p1.vpart
 expect_status 0
 expect_stdout_has 'fp32_gemm,FP32 GEMMs where FP16 (AMP) is expected,33.3% of GEMM time is in FP32 kernels (sgemm) on Tesla V100-SXM2-32GB (compute capability 7.0: no BF16 tensor cores),'

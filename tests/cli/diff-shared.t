@@ -6,7 +6,7 @@ need_shared fixtures/real/hta/tests/data/trace_compare
 
 case_ 'trace_compare: kernel deltas'
 cd "$SHARED/fixtures/real/hta/tests/data"
-vp_tables "kernels classes metrics" diff -f csv trace_compare/base/base.json.gz trace_compare/test/test.json.gz
+vp_tables "runs kernels classes metrics" diff -f csv trace_compare/base/base.json.gz trace_compare/test/test.json.gz
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs

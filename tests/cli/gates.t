@@ -3,7 +3,7 @@
 
 case_ 'diff rank 0 -> rank 1, csv'
 cd "$DATA/hta"
-vp_tables "kernels classes metrics" diff -f csv --top 4 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+vp_tables "runs kernels classes metrics" diff -f csv --top 4 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
@@ -213,7 +213,7 @@ cp "$DATA"/hta/trace_filter_rank-0.json.gz "$WORK/new/b.json.gz"
 
 case_ '--by rank pairs the ranks (distributedInfo): both runs hold ranks 0 and 1'
 cd "$WORK"
-vp_tables "kernels classes metrics" diff --by rank --top 1 -f csv base new
+vp_tables "runs kernels classes metrics" diff --by rank --top 1 -f csv base new
 expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs

@@ -24,7 +24,7 @@ END
 
 case_ 'diff V100 -> A100: the runs table says what differs, and a warning'
 cd "$SHARED/fixtures/real/hta/tests/data"
-vp diff -f csv $V100 $A100
+vp diff -f csv --table runs $V100 $A100
 expect_status 0
 expect_stdout_has 'device,Tesla V100-SXM2-32GB,NVIDIA A100-PG509-200,yes'
 expect_stdout_has 'compute capability,7.0,8.0,yes'

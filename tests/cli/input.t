@@ -135,7 +135,7 @@ Try 'vprof help kernels'.
 END
 
 case_ 'diff: BASE and NEW may be the same run (each side is checked on its own)'
-vp diff -f csv "$K0" "$K0"
+vp diff -f csv --table metrics "$K0" "$K0"
 expect_status 0
 expect_stderr_empty
 

@@ -44,11 +44,14 @@ def tables(text):
 
 def run_vprof(files, drop_last):
     cmd = [VPROF, "launches", "--list", "-f", "csv", "-q"] + (["--steps", ":-1"] if drop_last else [])
-    res = subprocess.run(cmd + files, capture_output=True, text=True)
-    if res.returncode != 0:
-        raise SystemExit(f"vprof failed ({res.returncode}): {res.stderr}")
-    summary, rows = tables(res.stdout)
-    return summary, rows
+    out = []
+    for table in ("launch_summary", "launches"):   # csv prints one table a run
+        res = subprocess.run(cmd + ["--table", table] + files, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise SystemExit(f"vprof failed ({res.returncode}): {res.stderr}")
+        (rows,) = tables(res.stdout)
+        out.append(rows)
+    return out[0], out[1]
 
 
 def hta_rows(set_name, rank):
