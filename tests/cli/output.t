@@ -62,7 +62,7 @@ case_ '--table with an unknown name: exit 2, the valid names'
 vp diff --table kernel x y
 expect_status 2
 expect_stderr <<'END'
-vprof: diff: --table: no table 'kernel' (diff's tables: kernels, classes, metrics, gates; list says what each holds)
+vprof: diff: --table: no table 'kernel' (diff's tables: kernels, runs, classes, metrics, gates; list says what each holds)
 Try 'vprof help diff'.
 END
 
