@@ -48,6 +48,23 @@ static const vp_ms_device *next_device(const vp_memsnap *s, const mem_opts *o, s
 
 /* ---- the tables ---- */
 
+/* The origin of the times people read (vp_ms_start_time). */
+static int64_t start_of(const vp_memsnap *s)
+{
+    int64_t t0 = 0;
+    vp_ms_start_time(s, &t0);
+    return t0;
+}
+
+/* A trace entry's time twice: on the snapshot's clock (us since the epoch,
+ * for programs: csv, tsv, json) and since the snapshot's start t0 (for
+ * people, in every format), in columns c_abs and c_abs + 1. */
+static void set_time(vp_table *t, size_t row, int c_abs, int64_t t0, int64_t time_us)
+{
+    vp_table_set_int(t, row, c_abs, time_us);
+    vp_table_set_int(t, row, c_abs + 1, (time_us - t0) * 1000);
+}
+
 /* A table of the snapshot's devices, the device its first column. */
 static vp_table *device_table(const char *name)
 {
@@ -95,14 +112,16 @@ static vp_table *state_table(const vp_memsnap *s, const mem_opts *o, const vp_ms
 
 static vp_table *peak_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_stats *st)
 {
-    enum { C_ENT = 1, C_BASE, C_PEAK, C_IDX, C_TIME, C_FINAL, C_PRES, C_OOMS };
+    enum { C_ENT = 1, C_BASE, C_PEAK, C_IDX, C_TIME, C_SINCE, C_FINAL, C_PRES, C_OOMS };
     static const vp_col_spec cols[] = {
         {"Device", VP_COL_INT, 0}, {"Trace Entries", VP_COL_INT, 0}, {"Baseline", VP_COL_BYTES, 0},
         {"Peak Active", VP_COL_BYTES, 0}, {"Peak Event", VP_COL_INT, 0},
-        {"Peak Time (us)", VP_COL_INT, 0}, {"Final Active", VP_COL_BYTES, 0},
+        {"Peak Time (us since epoch)", VP_COL_CLOCK, 0}, {"Peak Since Start", VP_COL_NS, 0},
+        {"Final Active", VP_COL_BYTES, 0},
         {"Peak Reserved", VP_COL_BYTES, 0}, {"OOMs", VP_COL_INT, 0},
     };
     vp_table *t = vp_table_new_cols("peak", cols, sizeof cols / sizeof *cols);
+    int64_t t0 = start_of(s);
     int before = 0;
     for (size_t i = 0; next_device(s, o, &i); i++) {
         size_t r = device_row(t, st[i].device);
@@ -111,7 +130,7 @@ static vp_table *peak_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_
         vp_table_set_int(t, r, C_PEAK, st[i].peak_active);
         vp_table_set_int(t, r, C_IDX, st[i].peak_index);
         if (st[i].peak_has_time)
-            vp_table_set_int(t, r, C_TIME, st[i].peak_time_us);
+            set_time(t, r, C_TIME, t0, st[i].peak_time_us);
         vp_table_set_int(t, r, C_FINAL, st[i].final_active);
         vp_table_set_int(t, r, C_PRES, st[i].peak_reserved);
         vp_table_set_int(t, r, C_OOMS, (int64_t)st[i].ooms);
@@ -197,19 +216,22 @@ static vp_table *leak_table(const vp_memsnap *s, const mem_opts *o)
         vp_ms_sites_free(&g);
         free(lv);
     }
-    vp_table_add_note(t, "allocated during the trace and still alive at its end");
+    vp_table_add_note(t, "allocated after the first quarter of the recorded time and still alive "
+                         "at its end (the baseline and the warm-up are never leaks)");
     return t;
 }
 
 static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
 {
-    enum { C_EV = 1, C_TIME, C_REQ, C_FREE, C_ACT, C_RES, C_SITE };
+    enum { C_EV = 1, C_TIME, C_SINCE, C_REQ, C_FREE, C_ACT, C_RES, C_SITE };
     static const vp_col_spec cols[] = {
-        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0}, {"Time (us)", VP_COL_INT, 0},
+        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0},
+        {"Time (us since epoch)", VP_COL_CLOCK, 0}, {"Since Start", VP_COL_NS, 0},
         {"Requested", VP_COL_BYTES, 0}, {"Device Free", VP_COL_BYTES, 0},
         {"Active", VP_COL_BYTES, 0}, {"Reserved", VP_COL_BYTES, 0}, {"Site", VP_COL_TEXT, 0},
     };
     vp_table *t = vp_table_new_cols("oom", cols, sizeof cols / sizeof *cols);
+    int64_t t0 = start_of(s);
     char *buf = vp_malloc(VP_MS_SITE_MAX);
     const vp_ms_device *d;
     for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
@@ -223,7 +245,7 @@ static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
             size_t r = device_row(t, d->id);
             vp_table_set_int(t, r, C_EV, (int64_t)k);
             if (e->has_time)
-                vp_table_set_int(t, r, C_TIME, e->time_us);
+                set_time(t, r, C_TIME, t0, e->time_us);
             vp_table_set_int(t, r, C_REQ, e->size);
             vp_table_set_int(t, r, C_FREE, (int64_t)e->addr);
             vp_table_set_int(t, r, C_ACT, active[k]);     /* just before it */
@@ -239,13 +261,15 @@ static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
 
 static vp_table *timeline_table(const vp_memsnap *s, const mem_opts *o)
 {
-    enum { C_EV = 1, C_TIME, C_ACT, C_SIZE, C_ACTIVE, C_RES };
+    enum { C_EV = 1, C_TIME, C_SINCE, C_ACT, C_SIZE, C_ACTIVE, C_RES };
     static const vp_col_spec cols[] = {
-        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0}, {"Time (us)", VP_COL_INT, 0},
+        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0},
+        {"Time (us since epoch)", VP_COL_CLOCK, 0}, {"Since Start", VP_COL_NS, 0},
         {"Action", VP_COL_TEXT, 0}, {"Size", VP_COL_BYTES, 0}, {"Active", VP_COL_BYTES, 0},
         {"Reserved", VP_COL_BYTES, 0},
     };
     vp_table *t = vp_table_new_cols("timeline", cols, sizeof cols / sizeof *cols);
+    int64_t t0 = start_of(s);
     const vp_ms_device *d;
     for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
         int64_t *active, *reserved;
@@ -258,7 +282,7 @@ static vp_table *timeline_table(const vp_memsnap *s, const mem_opts *o)
             } else {
                 const vp_ms_event *e = &d->events[k - 1];
                 if (e->has_time)
-                    vp_table_set_int(t, r, C_TIME, e->time_us);
+                    set_time(t, r, C_TIME, t0, e->time_us);
                 vp_table_set_text(t, r, C_ACT, vp_ms_action_name(e->action));
                 vp_table_set_int(t, r, C_SIZE, e->size);
             }

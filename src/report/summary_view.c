@@ -158,6 +158,7 @@ static vp_table *metrics_table(const vp_run *r)
     static const char *const unit_names[] = {
         [VP_COL_TEXT] = "text", [VP_COL_INT] = "count", [VP_COL_NS] = "ns", [VP_COL_NS_F] = "ns",
         [VP_COL_BYTES] = "bytes", [VP_COL_PERCENT] = "percent", [VP_COL_RATIO] = "ratio",
+        [VP_COL_CLOCK] = "count",
     };
     for (size_t i = 0; i < vp_run_nmetrics(r); i++) {
         const vp_metric *m = vp_run_metric(r, i);
