@@ -56,13 +56,19 @@ static int64_t start_of(const vp_memsnap *s)
     return t0;
 }
 
-/* A trace entry's time twice: on the snapshot's clock (us since the epoch,
- * for programs: csv, tsv, json) and since the snapshot's start t0 (for
- * people, in every format), in columns c_abs and c_abs + 1. */
+/* A time twice, in columns c_abs and c_abs + 1: as the input recorded it
+ * (a VP_COL_CLOCK column, for programs) and in ns since the input's start
+ * (for people, in every format). */
+static void set_times(vp_table *t, size_t row, int c_abs, int64_t recorded, int64_t since_ns)
+{
+    vp_table_set_int(t, row, c_abs, recorded);
+    vp_table_set_int(t, row, c_abs + 1, since_ns);
+}
+
+/* A snapshot entry's time_us, since the snapshot's start t0. */
 static void set_time(vp_table *t, size_t row, int c_abs, int64_t t0, int64_t time_us)
 {
-    vp_table_set_int(t, row, c_abs, time_us);
-    vp_table_set_int(t, row, c_abs + 1, (time_us - t0) * 1000);
+    set_times(t, row, c_abs, time_us, (time_us - t0) * 1000);
 }
 
 /* A table of the snapshot's devices, the device its first column. */
@@ -491,6 +497,42 @@ int vp_memview_plot_ascend(FILE *out, const vp_asc_rankmem *in, size_t nin, cons
     return rc;
 }
 
+/* The start of an Ascend memory file, the origin of its times: its
+ * earliest row over all ranks (memory_record.csv's is the plot's origin
+ * too).  Each file has its own, as they may come from different runs. */
+static int64_t asc_series_start(const vp_asc_rankmem *in, size_t nin, int mod)
+{
+    int64_t t0 = INT64_MAX;
+    for (size_t r = 0; r < nin; r++) {
+        const vp_asc_mem *m = mod ? &in[r].mod : &in[r].rec;
+        for (size_t i = 0; i < m->n; i++)
+            for (size_t k = 0; k < m->s[i].n; k++)
+                if (m->s[i].p[k].ts < t0)
+                    t0 = m->s[i].p[k].ts;
+    }
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+/* operator_memory.csv's: its earliest allocation or release time. */
+static int64_t asc_ops_start(const vp_asc_rankmem *in, size_t nin)
+{
+    int64_t t0 = INT64_MAX;
+    for (size_t r = 0; r < nin; r++)
+        for (size_t i = 0; i < in[r].nops; i++) {
+            const vp_asc_opmem *v = &in[r].ops[i];
+            if (v->alloc >= 0 && v->alloc < t0)
+                t0 = v->alloc;
+            if (v->release >= 0 && v->release < t0)
+                t0 = v->release;
+        }
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+static void set_asc_time(vp_table *t, size_t row, int c_abs, int64_t t0, int64_t ts)
+{
+    set_times(t, row, c_abs, ts, ts - t0);
+}
+
 static void put_bytes(vp_table *t, size_t row, int col, int64_t v)
 {
     if (v >= 0)
@@ -505,12 +547,15 @@ static vp_table *asc_record_table(const vp_asc_rankmem *in, size_t nin, const ch
     vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Points", VP_COL_INT, 0);
     vp_table_add_col(t, "Peak Allocated", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Peak Allocated ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Allocated Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Peak Allocated Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Peak Reserved", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Peak Reserved ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Reserved Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Peak Reserved Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Final Allocated", VP_COL_BYTES, 0);
     vp_table_add_col(t, "Final Reserved", VP_COL_BYTES, 0);
     int mod = strcmp(name, "npu_module_mem") == 0;
+    int64_t t0 = asc_series_start(in, nin, mod);
     for (size_t r = 0; r < nin; r++) {
         const vp_asc_mem *m = mod ? &in[r].mod : &in[r].rec;
         for (size_t i = 0; i < m->n; i++) {
@@ -525,14 +570,14 @@ static vp_table *asc_record_table(const vp_asc_rankmem *in, size_t nin, const ch
             const vp_asc_mem_point *pa = &s->p[s->peak_alloc], *pr = &s->p[s->peak_reserved];
             if (pa->allocated >= 0) {
                 vp_table_set_int(t, row, 4, pa->allocated);
-                vp_table_set_int(t, row, 5, pa->ts);
+                set_asc_time(t, row, 5, t0, pa->ts);
             }
             if (pr->reserved >= 0) {
-                vp_table_set_int(t, row, 6, pr->reserved);
-                vp_table_set_int(t, row, 7, pr->ts);
+                vp_table_set_int(t, row, 7, pr->reserved);
+                set_asc_time(t, row, 8, t0, pr->ts);
             }
-            put_bytes(t, row, 8, s->p[s->n - 1].allocated);
-            put_bytes(t, row, 9, s->p[s->n - 1].reserved);
+            put_bytes(t, row, 10, s->p[s->n - 1].allocated);
+            put_bytes(t, row, 11, s->p[s->n - 1].reserved);
         }
     }
     if (mod)
@@ -555,11 +600,13 @@ static vp_table *asc_ops_table(const mem_opts *o, const vp_asc_rankmem *in, size
     vp_table_add_col(t, "Rank", VP_COL_INT, 0);
     vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Peak Allocated", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Peak ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Peak Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Operator", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Blocks", VP_COL_INT, 0);
     vp_table_add_col(t, "Size", VP_COL_BYTES, 0);
     static const char *const comps[] = {"PTA", "GE", ""};
+    int64_t t0 = asc_ops_start(in, nin);
     for (size_t r = 0; r < nin; r++) {
         const vp_asc_opmem *v = in[r].ops;
         size_t n = in[r].nops;
@@ -575,10 +622,10 @@ static vp_table *asc_ops_table(const mem_opts *o, const vp_asc_rankmem *in, size
                 vp_table_set_int(t, row, 0, in[r].rank);
                 vp_table_set_text(t, row, 1, comps[c][0] ? comps[c] : "other");
                 vp_table_set_int(t, row, 2, total);
-                vp_table_set_int(t, row, 3, at);
-                vp_table_set_text(t, row, 4, sums[j].name);
-                vp_table_set_int(t, row, 5, sums[j].blocks);
-                vp_table_set_int(t, row, 6, sums[j].bytes);
+                set_asc_time(t, row, 3, t0, at);
+                vp_table_set_text(t, row, 5, sums[j].name);
+                vp_table_set_int(t, row, 6, sums[j].blocks);
+                vp_table_set_int(t, row, 7, sums[j].bytes);
             }
             free(sums);
         }
@@ -597,10 +644,12 @@ static vp_table *asc_timeline_table(const vp_asc_rankmem *in, size_t nin)
     vp_table_add_col(t, "Rank", VP_COL_INT, 0);
     vp_table_add_col(t, "Device", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Allocated", VP_COL_BYTES, 0);
     vp_table_add_col(t, "Reserved", VP_COL_BYTES, 0);
     vp_table_add_col(t, "Active", VP_COL_BYTES, 0);
+    int64_t t0 = asc_series_start(in, nin, 0);
     for (size_t r = 0; r < nin; r++)
         for (size_t i = 0; i < in[r].rec.n; i++) {
             const vp_asc_mem_series *s = &in[r].rec.s[i];
@@ -609,10 +658,10 @@ static vp_table *asc_timeline_table(const vp_asc_rankmem *in, size_t nin)
                 vp_table_set_int(t, row, 0, in[r].rank);
                 vp_table_set_text(t, row, 1, s->device);
                 vp_table_set_text(t, row, 2, s->component);
-                vp_table_set_int(t, row, 3, s->p[k].ts);
-                put_bytes(t, row, 4, s->p[k].allocated);
-                put_bytes(t, row, 5, s->p[k].reserved);
-                put_bytes(t, row, 6, s->p[k].active);
+                set_asc_time(t, row, 3, t0, s->p[k].ts);
+                put_bytes(t, row, 5, s->p[k].allocated);
+                put_bytes(t, row, 6, s->p[k].reserved);
+                put_bytes(t, row, 7, s->p[k].active);
             }
         }
     return t;

@@ -80,6 +80,41 @@ vp memory --leaks --top 0 "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout_has "note: allocated after the first quarter of the recorded time and still alive at its end (the baseline and the warm-up are never leaks)"
 
+# Ascend (the bundled msinsight_gpt3 rank 0): each file's times from its own
+# earliest row.  memory_record.csv starts at 1695115378653323.5 us; PTA's
+# allocated peak row is 1695115378721880 us, 68.5565 ms later.
+# operator_memory.csv starts at cann::Graph_70's allocation,
+# 1695115378723902.5 us; GE's peak row 1695115378736209.5 us, 12.307 ms later.
+case_ "Ascend npu_memory and operators_at_peak: since each file's start"
+vp memory --top 2 "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt"
+expect_status 0
+expect_stdout_has "$(cat <<'END'
+== npu_memory ==
+Rank  Device  Component  Points  Peak Allocated  Peak Allocated Since Start  Peak Reserved  Peak Reserved Since Start  Final Allocated  Final Reserved
+----  ------  ---------  ------  --------------  --------------------------  -------------  -------------------------  ---------------  --------------
+   0  NPU:0   APP             2               -                           -       11.0 GiB                       0 ns                -        11.0 GiB
+   0  NPU:0   PTA             3        4.49 GiB                     68.6 ms       8.46 GiB                    61.3 ms         4.49 GiB        8.46 GiB
+   0  NPU:0   PTA+GE          3        4.49 GiB                     68.6 ms       8.46 GiB                    61.3 ms         4.49 GiB        8.46 GiB
+   0  NPU:0   GE              3         256 KiB                      326 ms        242 MiB                     326 ms          128 KiB         242 MiB
+note: memory_record.csv: PTA = torch_npu's caching allocator, GE = the graph engine, PTA+GE = both, APP = the whole process (reserved only); the earliest row wins a tie
+END
+)"
+expect_stdout_has "$(cat <<'END'
+== operators_at_peak ==
+Rank  Component  Peak Allocated  Peak Since Start  Operator        Blocks      Size
+----  ---------  --------------  ----------------  --------------  ------  --------
+   0  GE               80.1 MiB           12.3 ms  cann::Graph_95       1  80.1 MiB
+note: operator_memory.csv: each allocator's peak is its row with the highest Allocation Total Allocated; the blocks alive then (allocated by then, released after), summed per operator; aten:: = PTA, cann:: = GE
+END
+)"
+
+case_ "Ascend csv: the recorded ns since the epoch kept, named"
+vp memory --top 2 -f csv "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt"
+expect_status 0
+expect_stdout_has "Rank,Device,Component,Points,Peak Allocated (B),Peak Allocated Time (ns since epoch),Peak Allocated Since Start (ns),Peak Reserved (B),Peak Reserved Time (ns since epoch),Peak Reserved Since Start (ns),Final Allocated (B),Final Reserved (B)
+0,NPU:0,APP,2,,,,11769610240,1695115378653323500,0,,11769610240
+0,NPU:0,PTA,3,4823308800,1695115378721880000,68556500,9084862464,1695115378714622800,61299300,4823308800,9084862464"
+
 need_shared fixtures/real/memsnap/expected.json
 
 # Three devices, one origin: the snapshot's earliest entry, 1757253255215904
