@@ -172,8 +172,23 @@ typedef struct vp_ms_live {
  * allocations by event index.  Returns the count; *out is malloc'ed (free it). */
 size_t vp_ms_live_at(const vp_memsnap *s, const vp_ms_device *dev, long index, vp_ms_live **out);
 
-/* Allocations made inside the recorded window and still alive at its end
- * (the leak candidates), largest first, equal sizes by event index. */
+/* The start of the snapshot, the origin of the times a person reads: the
+ * earliest time_us of any trace entry on any device.  Returns 0 when no
+ * entry has a time. */
+int vp_ms_start_time(const vp_memsnap *s, int64_t *t0_us);
+
+/* The index of dev's first trace entry after its warm-up.  A snapshot
+ * records no steps, so the warm-up is the first quarter of the recorded
+ * time (from dev's earliest to its latest timed entry; an entry at the
+ * quarter mark is in it), or of the entries when none has a time or all
+ * have the same. */
+size_t vp_ms_warmup_end(const vp_ms_device *dev);
+
+/* The leak candidates: allocations made after the warm-up
+ * (vp_ms_warmup_end) and still alive at the end of the recorded window,
+ * largest first, equal sizes by event index.  Never one made during the
+ * warm-up or before the trace started (the model's parameters, the
+ * optimizer's state: the baseline). */
 size_t vp_ms_leaks(const vp_memsnap *s, const vp_ms_device *dev, vp_ms_live **out);
 
 /* Active and reserved bytes after every event: arrays of dev->nevents + 1,

@@ -3,7 +3,9 @@
  * A table has typed columns and rows of cells.  The type decides how a
  * value is shown: humans get units ("1.23 ms", "4.5 GiB", "45.2%"),
  * machines (csv, tsv, json) get raw numbers in the unit the header names,
- * e.g. "Total Time (ns)".  A subcommand never formats numbers itself. */
+ * e.g. "Total Time (ns)".  A subcommand never formats numbers itself.  A
+ * VP_COL_CLOCK column (a time as the input recorded it) is for machines
+ * only: table and md leave it out. */
 #ifndef VPROF_TABLE_H
 #define VPROF_TABLE_H
 

@@ -15,6 +15,11 @@ typedef enum vp_col_type {
     VP_COL_BYTES,    /* int64 bytes; header gains " (B)" in raw formats */
     VP_COL_PERCENT,  /* double, 0..100; header gains " (%)" in raw formats */
     VP_COL_RATIO,    /* double, plain number */
+    VP_COL_CLOCK,    /* int64 timestamp on the input's own clock (epoch us or
+                      * ns, the title names which): csv, tsv and json only,
+                      * where a program may join on it; table and md leave
+                      * it out, a person reads the time since the start of
+                      * the input in a column beside it instead */
 } vp_col_type;
 
 /* Human renderings used by the table formatter, exposed for tests and for

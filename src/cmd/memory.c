@@ -70,8 +70,9 @@ const char cmd_memory_usage[] =
     "  --stack N          frames that make a site (default 1: the innermost\n"
     "                     Python frame, file.py:line:function)\n"
     "  --all-frames       C++ and unnamed frames count too\n"
-    "  --leaks            also list allocations made during the trace and still\n"
-    "                     alive at its end, per site\n"
+    "  --leaks            also list allocations made after the warm-up (the first\n"
+    "                     quarter of the recorded time) and still alive at the end,\n"
+    "                     per site\n"
     "  --timeline         print active and reserved bytes after every trace event\n"
     "                     instead of the summary\n"
     "  --plot FILE.svg    also draw active and reserved bytes over the trace\n"
@@ -162,7 +163,7 @@ static int emit(const mem_opts *o, const vp_memdoc *d)
         return rc;
     vp_table *tables[5];
     size_t nt = vp_memview_doc(d, &o->v, tables);
-    rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/1");
+    rc = vp_emit_tables(&o->common, tables, nt, "vprof.memory/2");
     for (size_t i = 0; i < nt; i++)
         vp_table_free(tables[i]);
     return rc;

@@ -352,7 +352,7 @@ size_t vp_ms_leaks(const vp_memsnap *s, const vp_ms_device *dev, vp_ms_live **ou
     replay r;
     replay_run(dev, &r);
     livevec lv = {0};
-    for (size_t i = 0; i < dev->nevents; i++) {
+    for (size_t i = vp_ms_warmup_end(dev); i < dev->nevents; i++) {
         const vp_ms_event *e = &dev->events[i];
         if (e->action == VP_MS_ALLOC && r.link[i] == NEVER)
             live_add(&lv, e->addr, e->size, e->stack, (long)i);

@@ -48,6 +48,29 @@ static const vp_ms_device *next_device(const vp_memsnap *s, const mem_opts *o, s
 
 /* ---- the tables ---- */
 
+/* The origin of the times people read (vp_ms_start_time). */
+static int64_t start_of(const vp_memsnap *s)
+{
+    int64_t t0 = 0;
+    vp_ms_start_time(s, &t0);
+    return t0;
+}
+
+/* A time twice, in columns c_abs and c_abs + 1: as the input recorded it
+ * (a VP_COL_CLOCK column, for programs) and in ns since the input's start
+ * (for people, in every format). */
+static void set_times(vp_table *t, size_t row, int c_abs, int64_t recorded, int64_t since_ns)
+{
+    vp_table_set_int(t, row, c_abs, recorded);
+    vp_table_set_int(t, row, c_abs + 1, since_ns);
+}
+
+/* A snapshot entry's time_us, since the snapshot's start t0. */
+static void set_time(vp_table *t, size_t row, int c_abs, int64_t t0, int64_t time_us)
+{
+    set_times(t, row, c_abs, time_us, (time_us - t0) * 1000);
+}
+
 /* A table of the snapshot's devices, the device its first column. */
 static vp_table *device_table(const char *name)
 {
@@ -95,14 +118,16 @@ static vp_table *state_table(const vp_memsnap *s, const mem_opts *o, const vp_ms
 
 static vp_table *peak_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_stats *st)
 {
-    enum { C_ENT = 1, C_BASE, C_PEAK, C_IDX, C_TIME, C_FINAL, C_PRES, C_OOMS };
+    enum { C_ENT = 1, C_BASE, C_PEAK, C_IDX, C_TIME, C_SINCE, C_FINAL, C_PRES, C_OOMS };
     static const vp_col_spec cols[] = {
         {"Device", VP_COL_INT, 0}, {"Trace Entries", VP_COL_INT, 0}, {"Baseline", VP_COL_BYTES, 0},
         {"Peak Active", VP_COL_BYTES, 0}, {"Peak Event", VP_COL_INT, 0},
-        {"Peak Time (us)", VP_COL_INT, 0}, {"Final Active", VP_COL_BYTES, 0},
+        {"Peak Time (us since epoch)", VP_COL_CLOCK, 0}, {"Peak Since Start", VP_COL_NS, 0},
+        {"Final Active", VP_COL_BYTES, 0},
         {"Peak Reserved", VP_COL_BYTES, 0}, {"OOMs", VP_COL_INT, 0},
     };
     vp_table *t = vp_table_new_cols("peak", cols, sizeof cols / sizeof *cols);
+    int64_t t0 = start_of(s);
     int before = 0;
     for (size_t i = 0; next_device(s, o, &i); i++) {
         size_t r = device_row(t, st[i].device);
@@ -111,7 +136,7 @@ static vp_table *peak_table(const vp_memsnap *s, const mem_opts *o, const vp_ms_
         vp_table_set_int(t, r, C_PEAK, st[i].peak_active);
         vp_table_set_int(t, r, C_IDX, st[i].peak_index);
         if (st[i].peak_has_time)
-            vp_table_set_int(t, r, C_TIME, st[i].peak_time_us);
+            set_time(t, r, C_TIME, t0, st[i].peak_time_us);
         vp_table_set_int(t, r, C_FINAL, st[i].final_active);
         vp_table_set_int(t, r, C_PRES, st[i].peak_reserved);
         vp_table_set_int(t, r, C_OOMS, (int64_t)st[i].ooms);
@@ -197,19 +222,22 @@ static vp_table *leak_table(const vp_memsnap *s, const mem_opts *o)
         vp_ms_sites_free(&g);
         free(lv);
     }
-    vp_table_add_note(t, "allocated during the trace and still alive at its end");
+    vp_table_add_note(t, "allocated after the first quarter of the recorded time and still alive "
+                         "at its end (the baseline and the warm-up are never leaks)");
     return t;
 }
 
 static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
 {
-    enum { C_EV = 1, C_TIME, C_REQ, C_FREE, C_ACT, C_RES, C_SITE };
+    enum { C_EV = 1, C_TIME, C_SINCE, C_REQ, C_FREE, C_ACT, C_RES, C_SITE };
     static const vp_col_spec cols[] = {
-        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0}, {"Time (us)", VP_COL_INT, 0},
+        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0},
+        {"Time (us since epoch)", VP_COL_CLOCK, 0}, {"Since Start", VP_COL_NS, 0},
         {"Requested", VP_COL_BYTES, 0}, {"Device Free", VP_COL_BYTES, 0},
         {"Active", VP_COL_BYTES, 0}, {"Reserved", VP_COL_BYTES, 0}, {"Site", VP_COL_TEXT, 0},
     };
     vp_table *t = vp_table_new_cols("oom", cols, sizeof cols / sizeof *cols);
+    int64_t t0 = start_of(s);
     char *buf = vp_malloc(VP_MS_SITE_MAX);
     const vp_ms_device *d;
     for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
@@ -223,7 +251,7 @@ static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
             size_t r = device_row(t, d->id);
             vp_table_set_int(t, r, C_EV, (int64_t)k);
             if (e->has_time)
-                vp_table_set_int(t, r, C_TIME, e->time_us);
+                set_time(t, r, C_TIME, t0, e->time_us);
             vp_table_set_int(t, r, C_REQ, e->size);
             vp_table_set_int(t, r, C_FREE, (int64_t)e->addr);
             vp_table_set_int(t, r, C_ACT, active[k]);     /* just before it */
@@ -239,13 +267,15 @@ static vp_table *oom_table(const vp_memsnap *s, const mem_opts *o)
 
 static vp_table *timeline_table(const vp_memsnap *s, const mem_opts *o)
 {
-    enum { C_EV = 1, C_TIME, C_ACT, C_SIZE, C_ACTIVE, C_RES };
+    enum { C_EV = 1, C_TIME, C_SINCE, C_ACT, C_SIZE, C_ACTIVE, C_RES };
     static const vp_col_spec cols[] = {
-        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0}, {"Time (us)", VP_COL_INT, 0},
+        {"Device", VP_COL_INT, 0}, {"Event", VP_COL_INT, 0},
+        {"Time (us since epoch)", VP_COL_CLOCK, 0}, {"Since Start", VP_COL_NS, 0},
         {"Action", VP_COL_TEXT, 0}, {"Size", VP_COL_BYTES, 0}, {"Active", VP_COL_BYTES, 0},
         {"Reserved", VP_COL_BYTES, 0},
     };
     vp_table *t = vp_table_new_cols("timeline", cols, sizeof cols / sizeof *cols);
+    int64_t t0 = start_of(s);
     const vp_ms_device *d;
     for (size_t i = 0; (d = next_device(s, o, &i)); i++) {
         int64_t *active, *reserved;
@@ -258,7 +288,7 @@ static vp_table *timeline_table(const vp_memsnap *s, const mem_opts *o)
             } else {
                 const vp_ms_event *e = &d->events[k - 1];
                 if (e->has_time)
-                    vp_table_set_int(t, r, C_TIME, e->time_us);
+                    set_time(t, r, C_TIME, t0, e->time_us);
                 vp_table_set_text(t, r, C_ACT, vp_ms_action_name(e->action));
                 vp_table_set_int(t, r, C_SIZE, e->size);
             }
@@ -467,6 +497,42 @@ int vp_memview_plot_ascend(FILE *out, const vp_asc_rankmem *in, size_t nin, cons
     return rc;
 }
 
+/* The start of an Ascend memory file, the origin of its times: its
+ * earliest row over all ranks (memory_record.csv's is the plot's origin
+ * too).  Each file has its own, as they may come from different runs. */
+static int64_t asc_series_start(const vp_asc_rankmem *in, size_t nin, int mod)
+{
+    int64_t t0 = INT64_MAX;
+    for (size_t r = 0; r < nin; r++) {
+        const vp_asc_mem *m = mod ? &in[r].mod : &in[r].rec;
+        for (size_t i = 0; i < m->n; i++)
+            for (size_t k = 0; k < m->s[i].n; k++)
+                if (m->s[i].p[k].ts < t0)
+                    t0 = m->s[i].p[k].ts;
+    }
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+/* operator_memory.csv's: its earliest allocation or release time. */
+static int64_t asc_ops_start(const vp_asc_rankmem *in, size_t nin)
+{
+    int64_t t0 = INT64_MAX;
+    for (size_t r = 0; r < nin; r++)
+        for (size_t i = 0; i < in[r].nops; i++) {
+            const vp_asc_opmem *v = &in[r].ops[i];
+            if (v->alloc >= 0 && v->alloc < t0)
+                t0 = v->alloc;
+            if (v->release >= 0 && v->release < t0)
+                t0 = v->release;
+        }
+    return t0 == INT64_MAX ? 0 : t0;
+}
+
+static void set_asc_time(vp_table *t, size_t row, int c_abs, int64_t t0, int64_t ts)
+{
+    set_times(t, row, c_abs, ts, ts - t0);
+}
+
 static void put_bytes(vp_table *t, size_t row, int col, int64_t v)
 {
     if (v >= 0)
@@ -481,12 +547,15 @@ static vp_table *asc_record_table(const vp_asc_rankmem *in, size_t nin, const ch
     vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Points", VP_COL_INT, 0);
     vp_table_add_col(t, "Peak Allocated", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Peak Allocated ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Allocated Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Peak Allocated Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Peak Reserved", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Peak Reserved ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Reserved Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Peak Reserved Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Final Allocated", VP_COL_BYTES, 0);
     vp_table_add_col(t, "Final Reserved", VP_COL_BYTES, 0);
     int mod = strcmp(name, "npu_module_mem") == 0;
+    int64_t t0 = asc_series_start(in, nin, mod);
     for (size_t r = 0; r < nin; r++) {
         const vp_asc_mem *m = mod ? &in[r].mod : &in[r].rec;
         for (size_t i = 0; i < m->n; i++) {
@@ -501,14 +570,14 @@ static vp_table *asc_record_table(const vp_asc_rankmem *in, size_t nin, const ch
             const vp_asc_mem_point *pa = &s->p[s->peak_alloc], *pr = &s->p[s->peak_reserved];
             if (pa->allocated >= 0) {
                 vp_table_set_int(t, row, 4, pa->allocated);
-                vp_table_set_int(t, row, 5, pa->ts);
+                set_asc_time(t, row, 5, t0, pa->ts);
             }
             if (pr->reserved >= 0) {
-                vp_table_set_int(t, row, 6, pr->reserved);
-                vp_table_set_int(t, row, 7, pr->ts);
+                vp_table_set_int(t, row, 7, pr->reserved);
+                set_asc_time(t, row, 8, t0, pr->ts);
             }
-            put_bytes(t, row, 8, s->p[s->n - 1].allocated);
-            put_bytes(t, row, 9, s->p[s->n - 1].reserved);
+            put_bytes(t, row, 10, s->p[s->n - 1].allocated);
+            put_bytes(t, row, 11, s->p[s->n - 1].reserved);
         }
     }
     if (mod)
@@ -531,11 +600,13 @@ static vp_table *asc_ops_table(const mem_opts *o, const vp_asc_rankmem *in, size
     vp_table_add_col(t, "Rank", VP_COL_INT, 0);
     vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Peak Allocated", VP_COL_BYTES, 0);
-    vp_table_add_col(t, "Peak ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Peak Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Peak Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Operator", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Blocks", VP_COL_INT, 0);
     vp_table_add_col(t, "Size", VP_COL_BYTES, 0);
     static const char *const comps[] = {"PTA", "GE", ""};
+    int64_t t0 = asc_ops_start(in, nin);
     for (size_t r = 0; r < nin; r++) {
         const vp_asc_opmem *v = in[r].ops;
         size_t n = in[r].nops;
@@ -551,10 +622,10 @@ static vp_table *asc_ops_table(const mem_opts *o, const vp_asc_rankmem *in, size
                 vp_table_set_int(t, row, 0, in[r].rank);
                 vp_table_set_text(t, row, 1, comps[c][0] ? comps[c] : "other");
                 vp_table_set_int(t, row, 2, total);
-                vp_table_set_int(t, row, 3, at);
-                vp_table_set_text(t, row, 4, sums[j].name);
-                vp_table_set_int(t, row, 5, sums[j].blocks);
-                vp_table_set_int(t, row, 6, sums[j].bytes);
+                set_asc_time(t, row, 3, t0, at);
+                vp_table_set_text(t, row, 5, sums[j].name);
+                vp_table_set_int(t, row, 6, sums[j].blocks);
+                vp_table_set_int(t, row, 7, sums[j].bytes);
             }
             free(sums);
         }
@@ -573,10 +644,12 @@ static vp_table *asc_timeline_table(const vp_asc_rankmem *in, size_t nin)
     vp_table_add_col(t, "Rank", VP_COL_INT, 0);
     vp_table_add_col(t, "Device", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Component", VP_COL_TEXT, 0);
-    vp_table_add_col(t, "ts (ns)", VP_COL_INT, 0);
+    vp_table_add_col(t, "Time (ns since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Since Start", VP_COL_NS, 0);
     vp_table_add_col(t, "Allocated", VP_COL_BYTES, 0);
     vp_table_add_col(t, "Reserved", VP_COL_BYTES, 0);
     vp_table_add_col(t, "Active", VP_COL_BYTES, 0);
+    int64_t t0 = asc_series_start(in, nin, 0);
     for (size_t r = 0; r < nin; r++)
         for (size_t i = 0; i < in[r].rec.n; i++) {
             const vp_asc_mem_series *s = &in[r].rec.s[i];
@@ -585,10 +658,10 @@ static vp_table *asc_timeline_table(const vp_asc_rankmem *in, size_t nin)
                 vp_table_set_int(t, row, 0, in[r].rank);
                 vp_table_set_text(t, row, 1, s->device);
                 vp_table_set_text(t, row, 2, s->component);
-                vp_table_set_int(t, row, 3, s->p[k].ts);
-                put_bytes(t, row, 4, s->p[k].allocated);
-                put_bytes(t, row, 5, s->p[k].reserved);
-                put_bytes(t, row, 6, s->p[k].active);
+                set_asc_time(t, row, 3, t0, s->p[k].ts);
+                put_bytes(t, row, 5, s->p[k].allocated);
+                put_bytes(t, row, 6, s->p[k].reserved);
+                put_bytes(t, row, 7, s->p[k].active);
             }
         }
     return t;

@@ -233,7 +233,8 @@ int vp_format_parse(const char *s, vp_format *out)
 
 static int is_integral(vp_col_type type)
 {
-    return type == VP_COL_INT || type == VP_COL_NS || type == VP_COL_BYTES;
+    return type == VP_COL_INT || type == VP_COL_NS || type == VP_COL_BYTES ||
+           type == VP_COL_CLOCK;
 }
 
 /* The cell as an int64; 0 when it has no finite value in range. */
@@ -353,6 +354,7 @@ static const char *human_value(const column *col, const cell *c, char *buf, size
         s = untyped_value(c, buf, n);
         break;
     case VP_COL_INT:
+    case VP_COL_CLOCK:
         if (cell_int(c, &i)) {
             fmt_thousands(buf, i);
             s = buf;
@@ -568,7 +570,8 @@ static const char *json_type(vp_col_type type)
 {
     switch (type) {
     case VP_COL_TEXT:    return "text";
-    case VP_COL_INT:     return "int";
+    case VP_COL_INT:
+    case VP_COL_CLOCK:   return "int";   /* its title names the clock */
     case VP_COL_NS:
     case VP_COL_NS_F:    return "ns";
     case VP_COL_BYTES:   return "bytes";
@@ -907,12 +910,28 @@ static void grid_rule(vp_buf *b, const grid *g, const vp_table *t)
         vp_buf_putc(b, '|');
 }
 
-static void write_human(FILE *out, const vp_table *t, const vp_format_opts *opts)
+/* The columns a person reads: t's less its VP_COL_CLOCK ones.  The copy
+ * shares t's cells; free only its cols. */
+static vp_table human_columns(const vp_table *t)
+{
+    vp_table shown = *t;
+
+    shown.cols = vp_malloc((size_t)(t->ncols ? t->ncols : 1) * sizeof(*shown.cols));
+    shown.ncols = 0;
+    for (int c = 0; c < t->ncols; c++)
+        if (t->cols[c].type != VP_COL_CLOCK)
+            shown.cols[shown.ncols++] = t->cols[c];
+    return shown;
+}
+
+static void write_human(FILE *out, const vp_table *all, const vp_format_opts *opts)
 {
     int bold = opts->color && opts->format == VP_FMT_TABLE;
     vp_buf line = {0};
     grid g;
     size_t r;
+    vp_table shown = human_columns(all);
+    const vp_table *t = &shown;
 
     grid_build(&g, t, opts);
     if (g.ncols > 0) {
@@ -936,6 +955,7 @@ static void write_human(FILE *out, const vp_table *t, const vp_format_opts *opts
     }
     vp_buf_free(&line);
     grid_free(&g);
+    free(shown.cols);
 }
 
 /* ---- entry point ----------------------------------------------------- */

@@ -281,16 +281,16 @@ expect_stdout_has '"(0, 1, 2, 3, 4, 5, 6, 7)"'
 case_ "memory on the rank-0 directory: components over time, operators at the peak, modules"
 vp_tables "npu_memory operators_at_peak npu_module_mem" memory -f csv "$R0"
 expect_status 0
-expect_stdout_has "0,NPU:0,PTA,3,4823308800,1695115378721880000,9084862464,1695115378714622800,4823308800,9084862464"
-expect_stdout_has "0,NPU:0,APP,2,,,11769610240,1695115378653323500,,11769610240"
-expect_stdout_has "0,GE,84017152,1695115378736209500,cann::Graph_95,1,83951616"
-expect_stdout_has "0,NPU:0,HCCL,5,,,855764992,1724670453385978290,,855764992"
+expect_stdout_has "0,NPU:0,PTA,3,4823308800,1695115378721880000,68556500,9084862464,1695115378714622800,61299300,4823308800,9084862464"
+expect_stdout_has "0,NPU:0,APP,2,,,,11769610240,1695115378653323500,0,,11769610240"
+expect_stdout_has "0,GE,84017152,1695115378736209500,12307000,cann::Graph_95,1,83951616"
+expect_stdout_has "0,NPU:0,HCCL,5,,,,855764992,1724670453385978290,0,,855764992"
 
 case_ "memory --timeline on memory_record.csv: empty Total Allocated on APP rows stays empty"
 vp memory --timeline -f csv "$OUT0/memory_record.csv"
 expect_status 0
-expect_stdout_has "0,NPU:0,APP,1695115378653323500,,11769610240,"
-expect_stdout_has "0,NPU:0,GE,1695115379005537200,131072,253755392,"
+expect_stdout_has "0,NPU:0,APP,1695115378653323500,0,,11769610240,"
+expect_stdout_has "0,NPU:0,GE,1695115379005537200,352213700,131072,253755392,"
 
 case_ "memory --plot on the rank-0 directory: an SVG with a series per component"
 vp memory --plot mem.svg "$R0"

@@ -418,6 +418,37 @@ static void test_human_ratio(void **state)
     vp_table_free(t);
 }
 
+/* A VP_COL_CLOCK column prints in csv and json only; the human formats
+ * leave it out and keep the columns around it. */
+static void test_clock_machine_only(void **state)
+{
+    (void)state;
+    vp_table *t = vp_table_new("peak");
+    vp_table_add_col(t, "Event", VP_COL_INT, 0);
+    vp_table_add_col(t, "Time (us since epoch)", VP_COL_CLOCK, 0);
+    vp_table_add_col(t, "Since Start", VP_COL_NS, 0);
+    size_t r = vp_table_add_row(t);
+    vp_table_set_int(t, r, 0, 52);
+    vp_table_set_int(t, r, 1, INT64_C(1772688692983308));
+    vp_table_set_int(t, r, 2, INT64_C(951991000));
+    assert_render(t, VP_FMT_CSV,
+        "Event,Time (us since epoch),Since Start (ns)\n"
+        "52,1772688692983308,951991000\n");
+    assert_render(t, VP_FMT_TABLE,
+        "Event  Since Start\n"
+        "-----  -----------\n"
+        "   52       952 ms\n");
+    assert_render(t, VP_FMT_MD,
+        "| Event | Since Start |\n"
+        "| ---: | ---: |\n"
+        "| 52 | 952 ms |\n");
+    char *json = render(t, VP_FMT_JSON);
+    assert_non_null(strstr(json, "{\"name\":\"Time (us since epoch)\",\"type\":\"int\"}"));
+    assert_non_null(strstr(json, "[52,1772688692983308,951991000]"));
+    free(json);
+    vp_table_free(t);
+}
+
 /* An empty text cell (set, but "") renders in every human format. */
 static void test_empty_text_cell(void **state)
 {
@@ -637,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_format_parse),
         cmocka_unit_test(test_human_ratio),
+        cmocka_unit_test(test_clock_machine_only),
         cmocka_unit_test(test_empty_text_cell),
         cmocka_unit_test(test_csv_nsys),
         cmocka_unit_test(test_csv_quoting),
