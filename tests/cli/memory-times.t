@@ -55,7 +55,7 @@ expect_stdout <<'END'
 END
 
 case_ "csv: the epoch value named as such, and the time since the start in ns"
-vp memory --top 1 -f csv "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp memory --top 1 -f csv --table peak "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout_has "Peak Event,Peak Time (us since epoch),Peak Since Start (ns),Final Active (B)"
 expect_stdout_has "0,97,0,3249143816,52,1772688692983308,951991000,31719428,3781165056,0"
@@ -68,7 +68,7 @@ expect_stdout_has "| 0 | 0 | 0 ns | segment\_alloc | 20.0 MiB | 0 B | 20.0 MiB |
 expect_stdout_has "| 0 | 2 | 1.31 ms | alloc | 2.00 MiB | 4.00 MiB | 20.0 MiB |"
 
 case_ "--leaks: the warm-up's allocations are not leaks (7 of 25427972 bytes)"
-vp memory --leaks --top 0 -f csv "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+vp memory --leaks --top 0 -f csv --table leaks "$DATA/memsnap/t24_cs336_small_from_start.pickle"
 expect_status 0
 expect_stdout_has "Device,Bytes (B),Allocations,Site
 0,14811136,4,
@@ -149,7 +149,7 @@ expect_stdout_has '[1,421,1757253257949855,2733951000,5308694528,95682560,840633
 # 256892437 (2); after it 496 / 13 / 175 allocations are never freed, of
 # 516 / 24 / 186 alive at the end.
 case_ "t26_oom_expandable_3dev --leaks: per device after its warm-up"
-vp memory --leaks --top 0 -f csv "$SHARED/fixtures/real/memsnap/t26_oom_expandable_3dev.pickle"
+vp memory --leaks --top 0 -f csv --table leaks "$SHARED/fixtures/real/memsnap/t26_oom_expandable_3dev.pickle"
 expect_status 0
 # device, allocations, bytes summed over the leaks table's sites (the last
 # table; columns 2 and 3 come before the site, which may be quoted)
