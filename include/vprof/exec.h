@@ -71,4 +71,26 @@ int vp_pool_run(const vp_pool *p, long jobs, size_t first, size_t last, vp_error
 char **vp_operands_expand(char *const *inputs, size_t n, int local, size_t *nout, vp_error *err);
 void vp_operands_free(char **list, size_t n);
 
+/* ---- operands to files ------------------------------------------------- */
+
+typedef struct vp_inputs {
+    char **paths;    /* the files (and Ascend directories) to read, in order */
+    size_t n;
+} vp_inputs;
+
+/* The operands of a command that reads traces, resolved by one function:
+ * an Ascend profile directory (by content: vp_asc_scan reads it) stands
+ * for itself, the Ascend readers scan it; any other directory for its
+ * trace files (*.json, *.json.gz, *.gz; no dot files) in rank order: the
+ * files whose name holds a rank ("rank3", "rank_3"), by rank, then the
+ * others by name.  A directory with neither stays itself, for its reader
+ * to say so.  "-" and names that are no file (merge's FILE@RANK: one trace
+ * merged as two ranks on purpose) are kept as given.  Two operands that
+ * reach the same file (same device and inode: a name given twice, a
+ * symbolic link and its target, a directory and a file in it) are refused
+ * (err status 2, naming both: its events would be counted twice).
+ * Returns 0, or -1 with err set and out empty. */
+int vp_inputs_expand(char *const *args, size_t n, vp_inputs *out, vp_error *err);
+void vp_inputs_free(vp_inputs *in);
+
 #endif

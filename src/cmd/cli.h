@@ -128,7 +128,7 @@ enum {
     {"help", no_argument, 0, 'h'}
 
 /* A description paragraph for every command that reads traces: what its
- * operands may be (cmd/inputs.h). */
+ * operands may be (vp_inputs_expand, vprof/exec.h). */
 #define VP_OPERANDS_USAGE \
     "A directory stands for its traces (*.json, *.json.gz) in rank order, an\n" \
     "Ascend profile directory for itself; one file given twice is a usage error\n" \

@@ -175,6 +175,51 @@ static void test_operands_expand(void **state)
     rmdir(dir);
 }
 
+/* A directory stands for its traces in rank order (rank1, rank2, rank10,
+ * then names without a rank); a file reached twice is refused, naming
+ * both operands. */
+static void test_inputs_expand(void **state)
+{
+    (void)state;
+    char dir[512], path[700];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-inputs")));
+    static const char *const files[] = {"rank10.json", "rank2.json.gz", "rank1.json", "b.json",
+                                        "notes.txt", ".hidden.json"};
+    for (size_t i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    char *args[] = {dir};
+    vp_inputs in;
+    vp_error err = {0};
+    assert_int_equal(vp_inputs_expand(args, 1, &in, &err), 0);
+    static const char *const want[] = {"rank1.json", "rank2.json.gz", "rank10.json", "b.json"};
+    assert_int_equal(in.n, 4);
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, want[i]);
+        assert_string_equal(in.paths[i], path);
+    }
+    vp_inputs_free(&in);
+
+    char one[600];
+    snprintf(one, sizeof one, "%s/rank2.json.gz", dir);
+    char *twice[] = {dir, one};
+    assert_int_equal(vp_inputs_expand(twice, 2, &in, &err), -1);
+    assert_int_equal(err.status, 2);
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s (its %s) and %s are the same file: read twice, its events "
+             "would be counted twice", dir, one, one);
+    assert_string_equal(err.msg, msg);
+    assert_int_equal(in.n, 0);
+    for (size_t i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 /* A worker that flushes the stdio streams it inherited, as one does that
  * ends under valgrind (its __libc_freeres flushes every stream, _exit or
  * not), or any library code calling fflush(NULL). */
@@ -225,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_dead_workers),
         cmocka_unit_test(test_operands_expand),
+        cmocka_unit_test(test_inputs_expand),
         cmocka_unit_test(test_workers_do_not_flush_our_streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
