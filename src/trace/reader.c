@@ -443,6 +443,8 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         return VP_JSON_MORE;
     switch (t->st) {
     case ST_START:
+        if (t->stats.bytes == 0 && (unsigned char)*p == 0xEF && end - p < 3 && !t->src_ended)
+            return VP_JSON_MORE;  /* a byte order mark the chunk boundary cut (found by fuzz_trace) */
         if (t->stats.bytes == 0 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
             p = vp_json_ws(p + 3, end);  /* a UTF-8 byte order mark */
         if (p == end)
