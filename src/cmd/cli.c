@@ -272,3 +272,8 @@ int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
             return c;
     }
 }
+
+void vp_verbose_say(const char *msg)
+{
+    fprintf(stderr, "vprof: %s\n", msg);
+}

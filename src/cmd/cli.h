@@ -134,6 +134,10 @@ enum {
     "Ascend profile directory for itself; one file given twice is a usage error\n" \
     "(docs/trace-input.md).\n"
 
+/* What an analysis says with -v (its options' say callback): one line on
+ * stderr, "vprof: MSG". */
+void vp_verbose_say(const char *msg);
+
 /* --table NAME, for the commands with several tables (vp_cmd.tables); a
  * command's help lists its names on the option's line. */
 #define VP_TABLE_LONGOPT {"table", required_argument, 0, VP_OPT_TABLE}

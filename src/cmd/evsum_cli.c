@@ -13,11 +13,6 @@ typedef struct evcmd {
     vp_evsum result;
 } evcmd;
 
-static void say(const char *msg)
-{
-    fprintf(stderr, "vprof: %s\n", msg);
-}
-
 static int ev_merge(void *ctx, const void *p, size_t n, vp_error *err)
 {
     return vp_evsum_merge(&((evcmd *)ctx)->result, p, n, err);
@@ -74,7 +69,7 @@ int vp_evsum_command(int argc, char **argv, const char *name, vp_evsum_family fa
     if (optind >= argc)
         return vp_usage_error(name, "no trace given (a file, or - for standard input)");
     e.o.partial = e.common.partial;
-    e.o.say = e.common.verbose ? say : NULL;
+    e.o.say = e.common.verbose ? vp_verbose_say : NULL;
     vp_evsum_init(&e.result, &e.o);
     vp_parts parts = {name, VP_EVSUM_PART_VERSION, ev_analyse, ev_merge, ev_save, &e};
     status = vp_parts_run(&e.common, &parts, argv + optind, (size_t)(argc - optind));

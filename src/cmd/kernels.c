@@ -172,11 +172,6 @@ static int compile(regex_t *re, const char *pattern, const char *opt)
     return 0;
 }
 
-static void say(const char *msg)
-{
-    fprintf(stderr, "vprof: %s\n", msg);
-}
-
 static int kernels_merge(void *ctx, const void *p, size_t n, vp_error *err)
 {
     return vp_kernels_merge(&((kernels *)ctx)->result, p, n, err);
@@ -272,7 +267,7 @@ int cmd_kernels(int argc, char **argv)
     k.o.exclude = k.has_exclude ? &k.exclude : NULL;
     k.o.steps = k.common.has_steps ? &k.common.steps : NULL;
     k.o.partial = k.common.partial;
-    k.o.say = k.common.verbose ? say : NULL;
+    k.o.say = k.common.verbose ? vp_verbose_say : NULL;
     vp_kernels_init(&k.result, &k.o);
     vp_parts parts = {"kernels", VP_KERNELS_PART_VERSION, kernels_analyse, kernels_merge,
                       kernels_save, &k};

@@ -112,11 +112,6 @@ static int parse_sort(launches *l, const char *arg)
     return -1;
 }
 
-static void say(const char *msg)
-{
-    fprintf(stderr, "vprof: %s\n", msg);
-}
-
 static int launches_merge(void *ctx, const void *p, size_t n, vp_error *err)
 {
     return vp_launches_merge(&((launches *)ctx)->result, p, n, err);
@@ -199,7 +194,7 @@ int cmd_launches(int argc, char **argv)
     }
     l.o.steps = l.common.has_steps ? &l.common.steps : NULL;
     l.o.partial = l.common.partial;
-    l.o.say = l.common.verbose ? say : NULL;
+    l.o.say = l.common.verbose ? vp_verbose_say : NULL;
     /* A saved partial keeps every launch: the --top of `vprof reduce`
      * chooses later.  Workers of -j keep what this table shows. */
     l.o.keep = !l.list ? 0 : l.common.top > 0 && !l.common.save_part && !l.common.mpi

@@ -123,11 +123,6 @@ static int parse_sort(ops_cmd *c, const char *arg)
     return -1;
 }
 
-static void say(const char *msg)
-{
-    fprintf(stderr, "vprof: %s\n", msg);
-}
-
 static int ops_merge(void *ctx, const void *p, size_t n, vp_error *err)
 {
     return vp_ops_merge(&((ops_cmd *)ctx)->result, p, n, err);
@@ -196,7 +191,7 @@ int cmd_ops(int argc, char **argv)
         return vp_usage_error("ops", "no trace given (a file, or - for standard input)");
     c.o.steps = c.common.has_steps ? &c.common.steps : NULL;
     c.o.partial = c.common.partial;
-    c.o.say = c.common.verbose ? say : NULL;
+    c.o.say = c.common.verbose ? vp_verbose_say : NULL;
     vp_ops_init(&c.result, &c.o);
     vp_parts parts = {"ops", VP_OPS_PART_VERSION, ops_analyse, ops_merge, ops_save, &c};
     status = vp_parts_run(&c.common, &parts, argv + optind, (size_t)(argc - optind));
