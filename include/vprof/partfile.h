@@ -36,4 +36,14 @@ int vp_part_save(const char *path, const vp_part_kind *k, uint64_t inputs, const
 int vp_part_load(const char *path, const vp_part_kind *k, const char *first, vp_buf *file,
                  const void **payload, size_t *n, vp_error *err);
 
+/* vprof reduce's reading: each of paths[0..n) loaded in turn (as
+ * vp_part_load, the options compared with paths[0]'s) and handed to take
+ * with its index, which returns an exit status.  Stops at the first
+ * failure: a load's sets err (status 3) and returns 3; take's status is
+ * returned as it is.  0 when all were taken. */
+typedef int (*vp_part_take_fn)(void *ctx, const char *path, size_t i, const void *payload,
+                               size_t n);
+int vp_part_load_each(const vp_part_kind *k, char *const *paths, size_t n, vp_part_take_fn take,
+                      void *ctx, vp_error *err);
+
 #endif

@@ -110,25 +110,20 @@ static int run_inputs(const sink *k, long jobs, char *const *inputs, size_t firs
 /* vprof reduce: the operands are partials of this command, made with the
  * options this process was given again (vprof reduce read them from the
  * first header). */
+static int take_loaded(void *ctx, const char *path, size_t i, const void *payload, size_t n)
+{
+    return consume(ctx, path, i, payload, n);
+}
+
 static int reduce(const sink *k, char *const *inputs, size_t n)
 {
     vp_part_kind kind = {k->p->cmd, k->p->version, NULL, 0};
     kind.options = vp_shape_options(&kind.noptions);
-    for (size_t i = 0; i < n; i++) {
-        vp_buf b = {0};
-        vp_error err = {0};
-        const void *payload;
-        size_t len;
-        int st = VP_EXIT_INPUT;
-        if (vp_part_load(inputs[i], &kind, inputs[0], &b, &payload, &len, &err) != 0)
-            vp_error_print(&err);
-        else
-            st = consume(k, inputs[i], i, payload, len);
-        vp_buf_free(&b);
-        if (st != VP_EXIT_OK)
-            return st;
-    }
-    return VP_EXIT_OK;
+    vp_error err = {0};
+    int st = vp_part_load_each(&kind, inputs, n, take_loaded, (void *)k, &err);
+    if (err.status)
+        vp_error_print(&err);
+    return st;
 }
 
 /* --save-part without %i: this process's merged result in one file. */

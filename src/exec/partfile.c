@@ -108,3 +108,20 @@ int vp_part_load(const char *path, const vp_part_kind *k, const char *first, vp_
     vp_buf_free(&h.options);
     return err->status ? -1 : 0;
 }
+
+int vp_part_load_each(const vp_part_kind *k, char *const *paths, size_t n, vp_part_take_fn take,
+                      void *ctx, vp_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        vp_buf file = {0};
+        const void *payload;
+        size_t len;
+        int st = VP_EXIT_INPUT;
+        if (vp_part_load(paths[i], k, paths[0], &file, &payload, &len, err) == 0)
+            st = take(ctx, paths[i], i, payload, len);
+        vp_buf_free(&file);
+        if (st != VP_EXIT_OK)
+            return st;
+    }
+    return VP_EXIT_OK;
+}

@@ -102,11 +102,73 @@ static void test_save_load(void **state)
     rmdir(dir);
 }
 
+/* Taken in order with their payloads; the first refusal stops the rest. */
+typedef struct taken {
+    char seen[16];
+    size_t n;
+    size_t fail_at;
+} taken;
+
+static int take_one(void *ctx, const char *path, size_t i, const void *payload, size_t n)
+{
+    (void)path;
+    taken *t = ctx;
+    if (i == t->fail_at)
+        return 7;
+    memcpy(t->seen + t->n, payload, n);
+    t->n += n;
+    return 0;
+}
+
+static void test_load_each(void **state)
+{
+    char dir[512];
+    (void)state;
+    test_tmp_template(dir, sizeof dir, "vprof-partfile");
+    assert_non_null(mkdtemp(dir));
+    char a[600], b[600], bad[600];
+    snprintf(a, sizeof a, "%s/a.vpart", dir);
+    snprintf(b, sizeof b, "%s/b.vpart", dir);
+    snprintf(bad, sizeof bad, "%s/c.vpart", dir);
+    vp_part_kind k = {"kernels", 4, opts, sizeof opts - 1};
+    vp_part_kind other = {"comm", 4, opts, sizeof opts - 1};
+    vp_error err = {0};
+    assert_int_equal(vp_part_save(a, &k, 1, "ab", 2, &err), 0);
+    assert_int_equal(vp_part_save(b, &k, 1, "cd", 2, &err), 0);
+    assert_int_equal(vp_part_save(bad, &other, 1, "ef", 2, &err), 0);
+
+    char *both[] = {a, b};
+    taken t = {.fail_at = 9};
+    assert_int_equal(vp_part_load_each(&k, both, 2, take_one, &t, &err), 0);
+    assert_int_equal(t.n, 4);
+    assert_memory_equal(t.seen, "abcd", 4);
+
+    taken stop = {.fail_at = 1};   /* take's own status comes back */
+    assert_int_equal(vp_part_load_each(&k, both, 2, take_one, &stop, &err), 7);
+    assert_int_equal(stop.n, 2);
+    assert_int_equal(err.status, 0);
+
+    char *mixed[] = {a, bad, b};   /* another command's partial: refused, b never taken */
+    taken m = {.fail_at = 9};
+    assert_int_equal(vp_part_load_each(&k, mixed, 3, take_one, &m, &err), VP_EXIT_INPUT);
+    assert_int_equal(err.status, VP_EXIT_INPUT);
+    char want[1024];
+    snprintf(want, sizeof want, "reduce: %s: a partial result of vprof comm, not of vprof kernels",
+             bad);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(m.n, 2);
+    unlink(a);
+    unlink(b);
+    unlink(bad);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_save_load),
+        cmocka_unit_test(test_load_each),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
