@@ -40,6 +40,14 @@ void vp_launch_shim_missing(int have_cupti, vp_error *err);
  * what c says. */
 void vp_launch_shim_env(const vp_cap_config *c, const char *shim, vp_buf *out);
 
+/* What `vprof record` needs before it runs the command: the shim found
+ * (build_dir, install_libdir as vp_launch_find_shim; have_cupti for the
+ * reason when it is not), c->output_dir made absolute (and created when
+ * create is set), and env the lines that inject the shim.  -1 with err
+ * set: status 2 without a shim, 3 when the directory cannot be made. */
+int vp_launch_prepare(vp_cap_config *c, const char *build_dir, const char *install_libdir,
+                      int have_cupti, int create, vp_buf *env, vp_error *err);
+
 /* The traces a run wrote: vprof_rank*_*.pt.trace.json[.gz] in dir,
  * modified since `since`, sorted by name, appended to out. */
 void vp_launch_find_traces(const char *dir, const struct timespec *since, vp_argv *out);

@@ -357,3 +357,23 @@ int vp_launch_exit_like(int status)
     }
     return 1;
 }
+
+int vp_launch_prepare(vp_cap_config *c, const char *build_dir, const char *install_libdir,
+                      int have_cupti, int create, vp_buf *env, vp_error *err)
+{
+    char *shim = vp_launch_find_shim(build_dir, install_libdir);
+    if (!shim) {
+        vp_launch_shim_missing(have_cupti, err);
+        return -1;
+    }
+    char *dir = vp_launch_output_dir(c->output_dir, create, err);
+    if (!dir) {
+        free(shim);
+        return -1;
+    }
+    free(c->output_dir);
+    c->output_dir = dir;
+    vp_launch_shim_env(c, shim, env);
+    free(shim);
+    return 0;
+}

@@ -153,24 +153,13 @@ static void print_argv(FILE *out, char *const *argv, size_t n)
 
 static int record_cupti(record *r, char **cmd, int ncmd)
 {
-    char *shim = vp_launch_find_shim(VPROF_BUILD_DIR, VPROF_INSTALL_LIBDIR);
-    if (!shim) {
-        vp_error err = {0};
-        vp_launch_shim_missing(VPROF_HAVE_CUPTI, &err);
-        say(NULL, 1, err.msg);
-        return VP_EXIT_USAGE;
-    }
-    int run = !r->print_env && !r->dry_run;
-    char *dir = output_dir(r->cfg.output_dir, run);
-    if (!dir) {
-        free(shim);
-        return VP_EXIT_INPUT;
-    }
-    free(r->cfg.output_dir);
-    r->cfg.output_dir = dir;
     vp_buf env = {0};
-    vp_launch_shim_env(&r->cfg, shim, &env);
-    free(shim);
+    vp_error perr = {0};
+    if (vp_launch_prepare(&r->cfg, VPROF_BUILD_DIR, VPROF_INSTALL_LIBDIR, VPROF_HAVE_CUPTI,
+                          !r->print_env && !r->dry_run, &env, &perr) != 0) {
+        say(NULL, 1, perr.msg);
+        return perr.status;
+    }
     if (r->print_env || r->dry_run) {
         vp_buf lines = {0};
         vp_launch_env_lines(env.data, &lines);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tmppath.h"
+#include "vprof/capture.h"
 #include "vprof/launch.h"
 
 static void test_env_lines(void **state)
@@ -127,6 +128,48 @@ static void test_shim_missing(void **state)
                         "installed, or set VPROF_CUPTI_LIB)");
 }
 
+/* Before a run: the shim that VPROF_CUPTI_LIB names, the output
+ * directory created and made absolute, and the injection in the
+ * environment lines; without a shim, status 2 and why. */
+static void test_prepare(void **state)
+{
+    (void)state;
+    char dir[512], shim[600], out[700];
+    assert_non_null(mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-prepare")));
+    snprintf(shim, sizeof shim, "%s/libshim.so", dir);
+    FILE *f = fopen(shim, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(out, sizeof out, "%s/traces", dir);
+    setenv("VPROF_CUPTI_LIB", shim, 1);
+    vp_cap_config c;
+    vp_cap_config_init(&c);
+    free(c.output_dir);
+    c.output_dir = strdup(out);
+    vp_buf env = {0};
+    vp_error err = {0};
+    assert_int_equal(vp_launch_prepare(&c, NULL, NULL, 1, 1, &env, &err), 0);
+    char *abs = realpath(out, NULL);
+    assert_non_null(abs);
+    assert_string_equal(c.output_dir, abs);
+    char want[800];
+    snprintf(want, sizeof want, "CUDA_INJECTION64_PATH=%s\n", shim);
+    assert_non_null(strstr(vp_buf_cstr(&env), want));
+    vp_buf_free(&env);
+
+    setenv("VPROF_CUPTI_LIB", "nowhere.so", 1);
+    assert_int_equal(vp_launch_prepare(&c, NULL, NULL, 1, 1, &env, &err), -1);
+    assert_int_equal(err.status, 2);
+    assert_string_equal(err.msg, "VPROF_CUPTI_LIB=nowhere.so is not a file");
+    unsetenv("VPROF_CUPTI_LIB");
+    vp_buf_free(&env);
+    vp_cap_config_free(&c);
+    rmdir(abs);
+    free(abs);
+    unlink(shim);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +178,7 @@ int main(void)
         cmocka_unit_test(test_record_finds_traces),
         cmocka_unit_test(test_msprof_exports),
         cmocka_unit_test(test_shim_missing),
+        cmocka_unit_test(test_prepare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
