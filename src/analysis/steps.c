@@ -15,9 +15,15 @@ typedef struct step {
 } step;
 
 /* correlation id -> launch time and duration, open addressing; key
- * INT64_MIN = empty. */
+ * INT64_MIN = empty.  One array of slots, not one array per field: a
+ * trace has a launch per kernel (millions), the map outgrows the caches,
+ * and a probe then costs one cache miss instead of three. */
+typedef struct launch_slot {
+    int64_t key, ts, dur;
+} launch_slot;
+
 typedef struct launch_map {
-    int64_t *keys, *ts, *dur;
+    launch_slot *slots;
     size_t cap, count;
 } launch_map;
 
@@ -44,18 +50,14 @@ static void launch_grow(launch_map *m)
 {
     launch_map old = *m;
     m->cap = old.cap ? old.cap * 2 : 1024;
-    m->keys = vp_malloc(m->cap * sizeof *m->keys);
-    m->ts = vp_malloc(m->cap * sizeof *m->ts);
-    m->dur = vp_malloc(m->cap * sizeof *m->dur);
+    m->slots = vp_malloc(m->cap * sizeof *m->slots);
     m->count = 0;
     for (size_t i = 0; i < m->cap; i++)
-        m->keys[i] = EMPTY;
+        m->slots[i].key = EMPTY;
     for (size_t i = 0; i < old.cap; i++)
-        if (old.keys[i] != EMPTY)
-            launch_put(m, old.keys[i], old.ts[i], old.dur[i]);
-    free(old.keys);
-    free(old.ts);
-    free(old.dur);
+        if (old.slots[i].key != EMPTY)
+            launch_put(m, old.slots[i].key, old.slots[i].ts, old.slots[i].dur);
+    free(old.slots);
 }
 
 static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur)
@@ -63,16 +65,17 @@ static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur)
     if ((m->count + 1) * 4 > m->cap * 3)
         launch_grow(m);
     size_t mask = m->cap - 1, i = mix((uint64_t)key) & mask;
-    while (m->keys[i] != EMPTY && m->keys[i] != key)
+    while (m->slots[i].key != EMPTY && m->slots[i].key != key)
         i = (i + 1) & mask;
-    if (m->keys[i] == EMPTY) {
-        m->keys[i] = key;
+    launch_slot *sl = &m->slots[i];
+    if (sl->key == EMPTY) {
+        sl->key = key;
         m->count++;
-        m->ts[i] = ts;
-        m->dur[i] = dur;
-    } else if (ts < m->ts[i]) {
-        m->ts[i] = ts;  /* several CPU events share an id: the first launched it */
-        m->dur[i] = dur;
+        sl->ts = ts;
+        sl->dur = dur;
+    } else if (ts < sl->ts) {
+        sl->ts = ts;  /* several CPU events share an id: the first launched it */
+        sl->dur = dur;
     }
 }
 
@@ -81,11 +84,11 @@ static int launch_get(const launch_map *m, int64_t key, int64_t *ts, int64_t *du
     if (!m->cap)
         return 0;
     size_t mask = m->cap - 1, i = mix((uint64_t)key) & mask;
-    while (m->keys[i] != EMPTY) {
-        if (m->keys[i] == key) {
-            *ts = m->ts[i];
+    while (m->slots[i].key != EMPTY) {
+        if (m->slots[i].key == key) {
+            *ts = m->slots[i].ts;
             if (dur)
-                *dur = m->dur[i];
+                *dur = m->slots[i].dur;
             return 1;
         }
         i = (i + 1) & mask;
@@ -147,9 +150,7 @@ void vp_steps_free(vp_steps *s)
     if (!s)
         return;
     free(s->steps);
-    free(s->launches.keys);
-    free(s->launches.ts);
-    free(s->launches.dur);
+    free(s->launches.slots);
     free(s);
 }
 
