@@ -14,86 +14,147 @@ typedef struct step {
     int selected;
 } step;
 
-/* correlation id -> launch time and duration, open addressing; key
- * INT64_MIN = empty.  One array of slots, not one array per field: a
- * trace has a launch per kernel (millions), the map outgrows the caches,
- * and a probe then costs one cache miss instead of three. */
+/* correlation id -> launch time and duration.  A trace has a launch per
+ * kernel (millions), so this is not a hash map: launches are appended as
+ * read (sequential writes, 24 bytes each, no rehashing), sorted by id once
+ * at the first lookup, and found by galloping from the previous hit.
+ * CUPTI hands out correlation ids in launch order and both the CPU calls
+ * and the GPU work come roughly in time order, so the sort is mostly a
+ * check and a lookup usually lands next to the last one: memory is read
+ * in order instead of one cache miss per launch (perf: 21 % of `vprof
+ * comm` on the real-shaped trace was the hash map's probes). */
 typedef struct launch_slot {
     int64_t key, ts, dur;
 } launch_slot;
 
-typedef struct launch_map {
-    launch_slot *slots;
-    size_t cap, count;
-} launch_map;
+typedef struct launch_log {
+    launch_slot *v;
+    size_t n, cap;
+    int sorted;       /* ascending ids, one slot each */
+    size_t finger;    /* the last hit: where the next search starts */
+} launch_log;
 
 struct vp_steps {
     step *steps;
     size_t n, cap;
     int sorted;
-    launch_map launches;
+    launch_log launches;
 };
 
 #define EMPTY INT64_MIN
 
-static uint64_t mix(uint64_t x)
+static void launch_put(launch_log *m, int64_t key, int64_t ts, int64_t dur)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return x;
-}
-
-static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur);
-
-static void launch_grow(launch_map *m)
-{
-    launch_map old = *m;
-    m->cap = old.cap ? old.cap * 2 : 1024;
-    m->slots = vp_malloc(m->cap * sizeof *m->slots);
-    m->count = 0;
-    for (size_t i = 0; i < m->cap; i++)
-        m->slots[i].key = EMPTY;
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.slots[i].key != EMPTY)
-            launch_put(m, old.slots[i].key, old.slots[i].ts, old.slots[i].dur);
-    free(old.slots);
-}
-
-static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur)
-{
-    if ((m->count + 1) * 4 > m->cap * 3)
-        launch_grow(m);
-    size_t mask = m->cap - 1, i = mix((uint64_t)key) & mask;
-    while (m->slots[i].key != EMPTY && m->slots[i].key != key)
-        i = (i + 1) & mask;
-    launch_slot *sl = &m->slots[i];
-    if (sl->key == EMPTY) {
-        sl->key = key;
-        m->count++;
-        sl->ts = ts;
-        sl->dur = dur;
-    } else if (ts < sl->ts) {
-        sl->ts = ts;  /* several CPU events share an id: the first launched it */
-        sl->dur = dur;
+    if (m->n == m->cap) {
+        m->cap = m->cap ? m->cap * 2 : 1024;
+        m->v = vp_realloc(m->v, m->cap * sizeof *m->v);
     }
+    if (m->n && key <= m->v[m->n - 1].key)
+        m->sorted = 0;
+    else if (!m->n)
+        m->sorted = 1;
+    m->v[m->n++] = (launch_slot){key, ts, dur};
 }
 
-static int launch_get(const launch_map *m, int64_t key, int64_t *ts, int64_t *dur)
+/* Stable merge sort by id (bottom-up, runs of w doubling): stable so that
+ * of several calls with one id and one start, the first read wins, as it
+ * did when the map kept the first. */
+static void launch_sort(launch_log *m)
 {
-    if (!m->cap)
-        return 0;
-    size_t mask = m->cap - 1, i = mix((uint64_t)key) & mask;
-    while (m->slots[i].key != EMPTY) {
-        if (m->slots[i].key == key) {
-            *ts = m->slots[i].ts;
-            if (dur)
-                *dur = m->slots[i].dur;
-            return 1;
+    launch_slot *a = m->v, *t = vp_malloc(m->cap * sizeof *t);  /* cap: either may become m->v */
+    for (size_t w = 1; w < m->n; w *= 2) {
+        for (size_t lo = 0; lo < m->n; lo += 2 * w) {
+            size_t mid = lo + w < m->n ? lo + w : m->n, hi = lo + 2 * w < m->n ? lo + 2 * w : m->n;
+            size_t i = lo, j = mid, k = lo;
+            if (mid == hi || a[mid - 1].key <= a[mid].key) {
+                memcpy(t + lo, a + lo, (hi - lo) * sizeof *a);
+                continue;
+            }
+            while (i < mid && j < hi)
+                t[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
+            while (i < mid)
+                t[k++] = a[i++];
+            while (j < hi)
+                t[k++] = a[j++];
         }
-        i = (i + 1) & mask;
+        launch_slot *x = a;
+        a = t;
+        t = x;
     }
-    return 0;
+    if (a != m->v) {
+        free(m->v);
+        m->v = a;
+    } else {
+        free(t);
+    }
+}
+
+/* Sorted, one slot per id: several CPU events share an id, and the first
+ * to start launched it. */
+static void launch_prepare(launch_log *m)
+{
+    if (!m->sorted && m->n) {
+        launch_sort(m);
+        size_t out = 0;
+        for (size_t i = 0; i < m->n; i++) {
+            if (out && m->v[out - 1].key == m->v[i].key) {
+                if (m->v[i].ts < m->v[out - 1].ts)
+                    m->v[out - 1] = m->v[i];
+                continue;
+            }
+            m->v[out++] = m->v[i];
+        }
+        m->n = out;
+    }
+    m->sorted = 1;
+    m->finger = 0;
+}
+
+/* The first slot with an id >= key in [lo, hi), galloping from lo. */
+static size_t gallop_up(const launch_slot *v, size_t lo, size_t hi, int64_t key)
+{
+    size_t stride = 1, prev = lo;
+    while (lo < hi && v[lo].key < key) {
+        prev = lo + 1;
+        lo = hi - lo > stride ? lo + stride : hi;
+        stride *= 2;
+    }
+    /* answer in [prev, lo] */
+    while (prev < lo) {
+        size_t mid = prev + (lo - prev) / 2;
+        if (v[mid].key < key)
+            prev = mid + 1;
+        else
+            lo = mid;
+    }
+    return lo;
+}
+
+static int launch_get(launch_log *m, int64_t key, int64_t *ts, int64_t *dur)
+{
+    if (!m->sorted)
+        launch_prepare(m);
+    if (!m->n)
+        return 0;
+    size_t f = m->finger, i;
+    if (m->v[f].key <= key) {
+        i = gallop_up(m->v, f, m->n, key);
+    } else {
+        /* behind the finger: gallop down to a slot below key, then up */
+        size_t stride = 1, lo = f;
+        while (lo > 0 && m->v[lo].key > key) {
+            lo = lo > stride ? lo - stride : 0;
+            stride *= 2;
+        }
+        i = gallop_up(m->v, lo, f, key);
+    }
+    if (i == m->n || m->v[i].key != key)
+        return 0;
+    m->finger = i;
+    *ts = m->v[i].ts;
+    if (dur)
+        *dur = m->v[i].dur;
+    return 1;
 }
 
 static int parse_long(const char *s, const char *end, long *out)
@@ -150,7 +211,7 @@ void vp_steps_free(vp_steps *s)
     if (!s)
         return;
     free(s->steps);
-    free(s->launches.slots);
+    free(s->launches.v);
     free(s);
 }
 
@@ -283,10 +344,17 @@ long vp_steps_at(const vp_steps *s, int64_t ts)
     return (long)lo - 1;
 }
 
+/* The lookups are const to their callers: the log's order and finger are
+ * a cache of what was read, not a change to it. */
+static launch_log *launches_of(const vp_steps *s)
+{
+    return (launch_log *)&s->launches;
+}
+
 int vp_steps_selected(const vp_steps *s, int64_t correlation)
 {
     int64_t ts;
-    if (!launch_get(&s->launches, correlation, &ts, NULL))
+    if (!launch_get(launches_of(s), correlation, &ts, NULL))
         return 0;
     long i = vp_steps_at(s, ts);
     return i >= 0 && s->steps[i].selected;
@@ -294,7 +362,7 @@ int vp_steps_selected(const vp_steps *s, int64_t correlation)
 
 int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur)
 {
-    return launch_get(&s->launches, correlation, ts, dur);
+    return launch_get(launches_of(s), correlation, ts, dur);
 }
 
 int vp_steps_window(vp_steps *s, size_t i, int64_t *start, int64_t *end)

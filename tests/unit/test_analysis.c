@@ -236,6 +236,71 @@ static void test_steps_correlation(void **state)
     vp_steps_free(s);
 }
 
+/* A launch of correlation id corr at ts with dur (us). */
+static void launch_at(vp_steps *s, int64_t ts, int64_t dur, long corr)
+{
+    char args[64];
+    snprintf(args, sizeof args, "{\"correlation\": %ld}", corr);
+    observe(s, "cudaLaunchKernel", "cuda_runtime", ts, dur, args);
+}
+
+static void launch_is(vp_steps *s, long corr, int64_t ts_us, int64_t dur_us)
+{
+    int64_t ts = -1, dur = -1;
+    assert_int_equal(vp_steps_launch(s, corr, &ts, &dur), 1);
+    assert_int_equal(ts, ts_us * 1000);
+    assert_int_equal(dur, dur_us * 1000);
+}
+
+/* The launch log: appended in any order, sorted at the first lookup, one
+ * launch per id (the first to start; of equal starts, the first read),
+ * found in any order of lookups, and still right after more launches. */
+static void test_steps_launch_log(void **state)
+{
+    (void)state;
+    vp_steps *s = vp_steps_new();
+    int64_t ts, dur;
+    assert_int_equal(vp_steps_launch(s, 1, &ts, &dur), 0);   /* empty */
+    launch_at(s, 10, 1, 50);
+    launch_at(s, 5, 2, 20);
+    launch_at(s, 7, 3, 40);
+    launch_at(s, 3, 4, 20);    /* id 20 again, earlier: this one launched it */
+    launch_at(s, 8, 5, 30);
+    launch_at(s, 8, 6, 30);    /* same start: the first read stays */
+    launch_at(s, 9, 7, 20);
+    launch_is(s, 50, 10, 1);   /* descending lookups: the finger walks back */
+    launch_is(s, 40, 7, 3);
+    launch_is(s, 30, 8, 5);
+    launch_is(s, 20, 3, 4);
+    assert_int_equal(vp_steps_launch(s, 10, &ts, &dur), 0);
+    assert_int_equal(vp_steps_launch(s, 35, &ts, &dur), 0);
+    assert_int_equal(vp_steps_launch(s, 60, &ts, &dur), 0);
+    launch_at(s, 1, 8, 70);    /* after the lookups, in order */
+    launch_is(s, 70, 1, 8);
+    launch_at(s, 2, 9, 25);    /* and out of order */
+    launch_is(s, 25, 2, 9);
+    launch_is(s, 20, 3, 4);
+    launch_is(s, 70, 1, 8);
+    vp_steps_free(s);
+
+    /* 10,000 ids read in a scrambled order, looked up ascending, then
+     * scrambled again. */
+    s = vp_steps_new();
+    for (long i = 0; i < 10000; i++) {
+        long id = (i * 7919) % 10000;
+        launch_at(s, 2 * id, id % 7, id);
+    }
+    for (long id = 0; id < 10000; id++)
+        launch_is(s, id, 2 * id, id % 7);
+    for (long i = 0; i < 10000; i++) {
+        long id = (i * 104729) % 10000;
+        launch_is(s, id, 2 * id, id % 7);
+    }
+    assert_int_equal(vp_steps_launch(s, 10000, &ts, &dur), 0);
+    assert_int_equal(vp_steps_launch(s, -1, &ts, &dur), 0);
+    vp_steps_free(s);
+}
+
 static void test_steps_merge_and_names(void **state)
 {
     vp_steps *s = vp_steps_new();
@@ -601,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_steps_select),
         cmocka_unit_test(test_steps_correlation),
         cmocka_unit_test(test_steps_merge_and_names),
+        cmocka_unit_test(test_steps_launch_log),
         cmocka_unit_test(test_summary_odd_even),
         cmocka_unit_test(test_radix_sort),
         cmocka_unit_test(test_gpu_kind),
