@@ -48,7 +48,7 @@ typedef struct vp_gate_result {
     int cond;            /* the expression's truth: --fail-if fails when 1, --expect when 0 */
     int missing;         /* the metric is not in a run: a failure either way */
     double base, now;    /* metric values (base only with a base run) */
-    char detail[256];    /* "step.median 612 ms -> 655 ms (+7.00 %)" */
+    char detail[512];    /* "step.median 612 ms -> 655 ms (+7.00 %)" */
 } vp_gate_result;
 
 /* Evaluates g on now (and base, which may be NULL). Returns -1 with msg set

@@ -28,9 +28,14 @@ typedef struct vp_gpu_ev {
     int32_t step;         /* index of the launching step, -1: none (after resolve) */
     uint8_t cls;          /* vp_kclass */
     uint8_t kind;         /* vp_gpu_kind */
-    uint16_t flags;       /* VP_GPU_F_* */
+    uint8_t flags;        /* VP_GPU_F_* */
+    uint8_t device;       /* the device that ran it: args.device, else the pid (the rule of
+                           * kernels --by device); VP_GPU_DEVICE_NONE when neither is a
+                           * number in 0..254 (an Ascend task: its rank is its device) */
     uint32_t aux;         /* the caller's (e.g. a collective record), UINT32_MAX = none */
 } vp_gpu_ev;
+
+#define VP_GPU_DEVICE_NONE 255
 
 /* Ascend device work (docs/ascend.md): tasks of the "Ascend Hardware"
  * process and operations of the "Communication" process (vprof/ascend_tracks.h

@@ -50,23 +50,29 @@ typedef struct vp_memevents {
     size_t nooms;
     uint64_t events;             /* [memory] events seen */
     uint64_t bad;                /* [memory] events without the totals (skipped) */
+    int64_t start;               /* the earliest ts of any event observed (metadata aside):
+                                  * the trace's start, the origin of the times people
+                                  * read; valid when has_start */
+    int has_start;
     int keep_points;
 } vp_memevents;
 
 vp_memevents *vp_memevents_new(int keep_points);
+/* Give it every event of the trace: each one's ts moves the start. */
 void vp_memevents_observe(vp_memevents *m, const vp_event *ev);
 /* Sorts devices, and each device's points by (ts, order). */
 void vp_memevents_finish(vp_memevents *m);
 void vp_memevents_free(vp_memevents *m);
 
 /* Partial results (docs/partials.md, "memory"): the devices' counts,
- * peaks, last events and peak ops, the OOM events, without the points.
+ * peaks, last events and peak ops, the OOM events and the start (the
+ * earliest of the traces'), without the points.
  * Merged in input order, partials of several traces give what one pass
  * over the traces in turn gives: peaks by maximum, the earliest event
  * (ts, then Ev Idx) winning a tie; the latest event last, a later input
  * winning a tie; OOMs in input order.  Merge before vp_memevents_finish;
  * -1 with err set when the partial is damaged. */
-#define VP_MEMEVENTS_PART_VERSION 1
+#define VP_MEMEVENTS_PART_VERSION 2
 void vp_memevents_save(const vp_memevents *m, vp_buf *out);
 int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err);
 

@@ -43,8 +43,9 @@ typedef struct vp_run_opts {
 typedef struct vp_run vp_run;
 
 /* paths: trace files (a file is a rank), or Ascend profile directories
- * (a *_ascend_pt, a folder of them: each rank's trace_view.json, and its
- * memory_record.csv's PTA peaks as the memory metrics). */
+ * (a *_ascend_pt, a folder of them: each rank's trace_view.json, else its
+ * DB export, else its kernel_details.csv, and its memory_record.csv's PTA
+ * peaks as the memory metrics). */
 vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error *err);
 
 /* The same in parts, for reading files apart (cmd/scale.h): a run made
@@ -54,7 +55,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 4
+#define VP_RUN_PART_VERSION 5
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -92,13 +93,27 @@ int64_t vp_run_kernel_match(const vp_run *r, const regex_t *re, int64_t *count);
 /* Facts that are not metrics. */
 long vp_run_rank(const vp_run *r, size_t i);  /* the rank of the i-th file read */
 const char *vp_run_device(const vp_run *r);   /* deviceProperties[0].name, or "" */
-int vp_run_device_count(const vp_run *r);     /* GPUs seen (deviceProperties, else pids) */
+/* The devices that ran GPU work (the "gpus" metric): each rank's devices
+ * (args.device of its GPU events, else their pid) that ran a kernel, a
+ * memory copy or set in the counted work, a (rank, device) pair counting
+ * once; 0 when the run has no such metric (an Ascend run). */
+int vp_run_device_count(const vp_run *r);
+/* The entries of the first trace's deviceProperties (what the machine
+ * had, used or not); 0 when no trace has them. */
+int vp_run_listed_devices(const vp_run *r);
 /* The largest distributedInfo.world_size of the files, 0 when none has one. */
 long vp_run_world(const vp_run *r);
 /* deviceProperties[0]'s computeMajor.computeMinor (8.0 on an A100, 7.0 on
  * a V100; AMD's ROCm traces give the gfx major, 9); 0 when no trace had
  * one (an Ascend run, a trace without deviceProperties). */
 int vp_run_compute_capability(const vp_run *r, int *major, int *minor);
+/* The directory of the first Ascend rank read from its kernel_details.csv,
+ * without a trace or a DB export (its device metrics are its tasks', its
+ * steps Step Ids without times), NULL when none; vp_run_why_absent: 1 with why in buf
+ * when such a rank is why metric name is absent (step.*, dataloader.pct,
+ * sync.*, comm.exposed_step_pct, mfu), else 0. */
+const char *vp_run_untimed(const vp_run *r);
+int vp_run_why_absent(const vp_run *r, const char *name, char *buf, size_t n);
 /* The first trace's top-level schemaVersion (Kineto writes 1), 0: none. */
 long vp_run_schema(const vp_run *r);
 /* After vp_run_finish: the step time MFU uses (vprof/mfu.h), ns; 0: no step. */

@@ -44,6 +44,14 @@ long vp_steps_number(vp_steps *s, size_t i);
 /* Selects the steps of range r; returns how many were selected. */
 size_t vp_steps_select(vp_steps *s, const vp_step_range *r);
 
+/* The same rule over step numbers without windows (a CSV's Step Id
+ * column): the slice [*from, *to) of the ascending distinct numbers
+ * v[0..n) that r selects (from == to: none). */
+void vp_step_range_slice(const vp_step_range *r, const long *v, size_t n, size_t *from,
+                         size_t *to);
+/* Sorts v[0..n) and drops repeats; returns how many are left. */
+size_t vp_step_ids_distinct(long *v, size_t n);
+
 /* The one warning of every command that selects steps, when a range kept
  * none of trace `name` (after vp_steps_select returned chosen): the trace
  * has no ProfilerStep#N, or none of them is in the range.  What is kept

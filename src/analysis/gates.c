@@ -247,10 +247,15 @@ int vp_gate_eval(const vp_gate *g, const vp_run *base, const vp_run *now, vp_gat
     if (!vp_gate_metric_value(g, now, &res->now) ||
         (base && g->mode != VP_GATE_VALUE && !vp_gate_metric_value(g, base, &res->base))) {
         res->missing = 1;
-        snprintf(res->detail, sizeof res->detail,
-                 "%s%s is not available in %s%s", label, g->metric,
-                 base && !vp_gate_metric_value(g, base, &res->base) ? "the base run" : "the run",
-                 vp_diag_hint(VP_HINT_METRIC_NEEDS));
+        int in_base = base && !vp_gate_metric_value(g, base, &res->base);
+        char why[400];
+        if (!g->is_kernel && vp_run_why_absent(in_base ? base : now, g->metric, why, sizeof why))
+            snprintf(res->detail, sizeof res->detail, "%s is not available in %s: %s", g->metric,
+                     in_base ? "the base run" : "the run", why);
+        else
+            snprintf(res->detail, sizeof res->detail, "%s%s is not available in %s%s", label,
+                     g->metric, in_base ? "the base run" : "the run",
+                     vp_diag_hint(VP_HINT_METRIC_NEEDS));
         return 0;
     }
     char a[48], b[48], lim[48];

@@ -46,6 +46,15 @@ static vp_kclass class_of(vp_gpuwork *w, vp_gpu_kind kind, const vp_event *ev)
     return (vp_kclass)((uintptr_t)*slot - 1);
 }
 
+/* The device of a GPU event: args.device (dev), else its pid, as
+ * kernels --by device groups them; VP_GPU_DEVICE_NONE when neither is a
+ * small number. */
+static uint8_t device_of(vp_span dev, vp_span pid)
+{
+    int64_t d = span_int(dev, span_int(pid, -1));
+    return d >= 0 && d < VP_GPU_DEVICE_NONE ? (uint8_t)d : VP_GPU_DEVICE_NONE;
+}
+
 static vp_gpu_ev *append(vp_gpuwork *w)
 {
     if (w->n == w->cap) {
@@ -86,7 +95,7 @@ static long observe_npu(vp_gpuwork *w, const vp_event *ev, vp_npu_role role)
     if (ev->args.p)
         vp_json_get_many(ev->args, keys, 2, vals);
     vp_kclass cls = VP_CLASS_COMM;
-    uint16_t flags = VP_GPU_F_BY_TIME;
+    uint8_t flags = VP_GPU_F_BY_TIME;
     vp_gpu_kind kind = VP_GPU_KERNEL;
     if (role == VP_NPU_HARDWARE) {
         vp_span ty = vp_npu_task_type(vals[0]);
@@ -112,6 +121,7 @@ static long observe_npu(vp_gpuwork *w, const vp_event *ev, vp_npu_role role)
     g->cls = (uint8_t)cls;
     g->kind = (uint8_t)kind;
     g->flags = flags;
+    g->device = VP_GPU_DEVICE_NONE;   /* one device per Ascend trace: its rank's */
     g->aux = UINT32_MAX;
     return (long)w->n++;
 }
@@ -136,10 +146,10 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
         w->no_dur++;
         return -1;
     }
-    static const char *const keys[] = {"stream", "correlation"};
-    vp_span vals[2] = {{0}};
+    static const char *const keys[] = {"stream", "correlation", "device"};
+    vp_span vals[3] = {{0}};
     if (ev->args.p)
-        vp_json_get_many(ev->args, keys, 2, vals);
+        vp_json_get_many(ev->args, keys, 3, vals);
     int64_t stream = span_int(vals[0], -2);
     if (stream == -2)
         stream = span_int(ev->tid, -1);
@@ -156,6 +166,7 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
     g->cls = (uint8_t)class_of(w, kind, ev);
     g->kind = (uint8_t)kind;
     g->flags = 0;
+    g->device = device_of(vals[2], ev->pid);
     g->aux = UINT32_MAX;
     return (long)w->n++;
 }

@@ -430,45 +430,8 @@ static void resolve_csv_steps(vp_kernels *k, const char *path)
     for (size_t i = 0; i < k->npend; i++)
         if (k->pend[i].ts != INT64_MIN)
             v[n++] = (long)k->pend[i].ts;
-    /* distinct, ascending (a few steps: insertion into a sorted prefix) */
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < m && v[j] < v[i])
-            j++;
-        if (j < m && v[j] == v[i])
-            continue;
-        long x = v[i];
-        memmove(v + j + 1, v + j, (m - j) * sizeof *v);
-        v[j] = x;
-        m++;
-    }
-    const vp_step_range *r = k->o.steps;
-    size_t a = 0, b = m;
-    if (r->single) {
-        a = m;
-        for (size_t i = 0; i < m; i++)
-            if ((r->start >= 0 && v[i] == r->start) || (r->start < 0 && (long)i == (long)m + r->start))
-                a = i;
-        b = a < m ? a + 1 : m;
-    } else {
-        if (r->has_start) {
-            if (r->start >= 0)
-                while (a < m && v[a] < r->start)
-                    a++;
-            else
-                a = (long)m + r->start > 0 ? (size_t)((long)m + r->start) : 0;
-        }
-        if (r->has_stop) {
-            if (r->stop >= 0) {
-                b = 0;
-                while (b < m && v[b] < r->stop)
-                    b++;
-            } else {
-                b = (long)m + r->stop > 0 ? (size_t)((long)m + r->stop) : 0;
-            }
-        }
-    }
+    size_t m = vp_step_ids_distinct(v, n), a, b;
+    vp_step_range_slice(k->o.steps, v, m, &a, &b);
     if (m == 0)
         vp_warn("%s: --steps: no Step Id column, so no kernel is kept", path);
     else if (a >= b)

@@ -62,8 +62,20 @@ static int before(const vp_mem_point *a, const vp_mem_point *b)
     return a->ts < b->ts || (a->ts == b->ts && a->order < b->order);
 }
 
+/* The trace's start: its earliest event; metadata events carry a ts of
+ * 0 or of the trace's creation in some writers, not a time of the run. */
+static void move_start(vp_memevents *m, int64_t ts)
+{
+    if (!m->has_start || ts < m->start) {
+        m->start = ts;
+        m->has_start = 1;
+    }
+}
+
 void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
 {
+    if (ev->has_ts && ev->ph != 'M')
+        move_start(m, ev->ts);
     if (ev->ph != 'i' && ev->ph != 'I')
         return;
     int is_mem = ev->name.n == 8 && memcmp(ev->name.p, "[memory]", 8) == 0;
@@ -164,6 +176,8 @@ void vp_memevents_save(const vp_memevents *m, vp_buf *b)
         if (d->peak_op)
             vp_put_str(b, d->peak_op, strlen(d->peak_op));
     }
+    vp_put_u64(b, (uint64_t)m->has_start);   /* version 2 */
+    vp_put_i64(b, m->start);
 }
 
 int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err)
@@ -219,6 +233,12 @@ int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err)
         if (fresh || !before(&last, &d->last))
             d->last = last;
     }
+    uint64_t has_start = vp_get_u64(&r);
+    int64_t start = vp_get_i64(&r);
+    if (has_start > 1)
+        r.bad = 1;
+    else if (has_start)
+        move_start(m, start);
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged memory partial result");
         return -1;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "vprof/ascend_csvwork.h"
 #include "vprof/ascend_db.h"
 #include "vprof/ascend_files.h"
 #include "vprof/ascend_memory.h"
@@ -31,7 +32,7 @@
 
 static const vp_metric catalogue[] = {
     {"ranks", 0, VP_COL_INT, 0, "trace files (ranks) read"},
-    {"gpus", 0, VP_COL_INT, 0, "GPUs listed in the first trace's deviceProperties"},
+    {"gpus", 0, VP_COL_INT, 0, "devices that ran GPU work (a kernel, memory copy or set) in the counted work; a device of each rank counts once"},
     {"steps", 0, VP_COL_INT, 0, "ProfilerStep#N steps counted (after --steps)"},
     {"step.median", 0, VP_COL_NS, +1, "median step time; a step's time is its longest rank's ProfilerStep duration"},
     {"step.mean", 0, VP_COL_NS, +1, "mean step time"},
@@ -83,7 +84,9 @@ struct vp_run {
     double mfu_step;         /* after vp_run_finish: vp_mfu_step_median */
     long world;              /* the largest distributedInfo.world_size, 0: none */
     char device[128];
-    int gpus;
+    int listed;              /* the entries of that trace's deviceProperties */
+    long *devs;              /* (rank, device id) pairs that ran GPU work, flat, distinct */
+    size_t ndevs;
     int cc_major, cc_minor;  /* the first device's compute capability; -1: unknown */
     long schema;             /* the first trace's schemaVersion, 0: none */
     int dp_seen;             /* a file had deviceProperties while device was "" */
@@ -96,6 +99,8 @@ struct vp_run {
     int have_mem;
     int64_t peak_alloc, peak_reserved;
     int ascend;              /* a file was an Ascend profile (its tracks were seen) */
+    char *untimed;           /* the directory of the first rank read from kernel_details.csv
+                              * alone: its steps are Step Ids, without times */
 };
 
 void vp_run_set(vp_run *r, const char *name, double value)
@@ -176,7 +181,7 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     if (!cJSON_IsArray(dp) || r->device[0])
         return;
     r->dp_seen = 1;
-    r->gpus = cJSON_GetArraySize(dp);
+    r->listed = cJSON_GetArraySize(dp);
     const cJSON *first = cJSON_GetArrayItem(dp, 0);
     const cJSON *name = first ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
     if (cJSON_IsString(name))
@@ -190,10 +195,22 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     }
 }
 
+/* Counts device of rank as one that ran GPU work, once. */
+static void add_device(vp_run *r, long rank, long device)
+{
+    for (size_t i = 0; i < r->ndevs; i++)
+        if (r->devs[2 * i] == rank && r->devs[2 * i + 1] == device)
+            return;
+    r->devs = vp_realloc(r->devs, 2 * (r->ndevs + 1) * sizeof *r->devs);
+    r->devs[2 * r->ndevs] = rank;
+    r->devs[2 * r->ndevs++ + 1] = device;
+}
+
 /* What a file's work adds to the run, once read: rank is its rank;
- * resolved: vp_gpu_pass resolved w's steps already. */
+ * resolved: vp_gpu_pass resolved w's steps already; device: the device
+ * that ran all of w (an Ascend rank's), -1: each event's own. */
 static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long rank,
-                    const vp_run_opts *o)
+                    long device, const vp_run_opts *o)
 {
     r->rank_ids = vp_realloc(r->rank_ids, (r->nranks + 1) * sizeof *r->rank_ids);
     r->rank_ids[r->nranks] = rank;
@@ -239,8 +256,12 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
     r->memory += tot.memory;
     r->rank_compute = vp_realloc(r->rank_compute, (r->nranks + 1) * sizeof *r->rank_compute);
     r->rank_compute[r->nranks++] = tot.compute;
+    long last = -2;   /* events come in runs of one device: look the set up on a change */
     for (size_t i = 0; i < w->n; i++) {
         const vp_gpu_ev *g = &w->ev[i];
+        long dev = device >= 0 ? device : g->device;
+        if (dev != last)
+            add_device(r, rank, last = dev);
         if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
             continue;
         int64_t dur = g->end - g->start;
@@ -311,7 +332,7 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
     if (rc == 0) {
         read_device_properties(r, vp_trace_meta(p.trace));
-        account(r, &p.w, 1, &f, p.rank, o);
+        account(r, &p.w, 1, &f, p.rank, -1, o);
     }
     vp_gpu_pass_close(&p);
     vp_memevents_free(f.mem);
@@ -344,7 +365,7 @@ static void add_db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork
         if (g->kind == VP_GPU_KERNEL)
             g->aux = kernel_index(c->r, (vp_span){names[i], strlen(names[i])}, g->cls);
     }
-    account(c->r, w, 0, &f, ndevices > 1 ? (long)device : c->rank, c->o);
+    account(c->r, w, 0, &f, ndevices > 1 ? (long)device : c->rank, device, c->o);
     vp_memevents_free(f.mem);
     vp_ivset_free(&f.data);
 }
@@ -354,6 +375,43 @@ static int add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, 
     db_ctx c = {r, rank, o};
     r->ascend = 1;
     return vp_asc_db_work(path, add_db_device, &c, err);
+}
+
+/* A rank directory with neither trace_view.json nor a DB export: its
+ * kernel_details.csv's tasks as its device work (vprof/ascend_csvwork.h),
+ * its Step Ids as its steps, which have no time. */
+static int add_csv(vp_run *r, const vp_asc_rank *k, const vp_run_opts *o, vp_error *err)
+{
+    const char *path = k->files[VP_ASC_KERNELS];
+    vp_asc_csv_work c;
+    int rc = vp_asc_csv_work_read(path, o->steps_given ? &o->steps : NULL, &c, err);
+    if (rc == 0) {
+        vp_gpuwork *w = &c.w;
+        for (size_t i = 0; i < w->n; i++)
+            if (w->ev[i].kind == VP_GPU_KERNEL)
+                w->ev[i].aux = kernel_index(r, (vp_span){c.names[i], strlen(c.names[i])},
+                                            w->ev[i].cls);
+        file_state f;
+        memset(&f, 0, sizeof f);
+        f.r = r;
+        f.mem = vp_memevents_new(0);
+        vp_ivset_init(&f.data);
+        account(r, w, 1, &f, k->rank, 0, o);
+        vp_memevents_free(f.mem);
+        vp_ivset_free(&f.data);
+        for (size_t i = 0; i < c.nsteps; i++)
+            add_step(r, c.steps[i], 0);
+        if (!r->untimed)
+            r->untimed = vp_strdup(k->dir);
+        if (c.no_start)
+            vp_warn("%s: %llu tasks without a Start Time were left out", path,
+                    (unsigned long long)c.no_start);
+        if (c.skipped)
+            vp_warn("%s: %llu rows without a duration were skipped", path,
+                    (unsigned long long)c.skipped);
+    }
+    vp_asc_csv_work_free(&c);
+    return rc;
 }
 
 /* torch_npu's caching allocator (PTA in memory_record.csv) is what the
@@ -381,8 +439,9 @@ static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
 }
 
 /* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*): each
- * rank's trace_view.json (msprof_*.json) with its rank, and its
- * memory_record.csv where there is one. */
+ * rank's trace_view.json (msprof_*.json), else its DB export, else its
+ * kernel_details.csv, with its rank, and its memory_record.csv where
+ * there is one: the files kernels, steps and memory read. */
 static int add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
 {
     vp_asc_run run;
@@ -391,7 +450,7 @@ static int add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_
     int rc = 0;
     if (run.n == 0) {
         vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
-                                         "rank's trace_view.json)",
+                                         "rank's trace_view.json or kernel_details.csv)",
                      path);
         rc = -1;
     }
@@ -401,10 +460,12 @@ static int add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_
             rc = add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
         } else if (k->files[VP_ASC_DB]) {
             rc = add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
+        } else if (k->files[VP_ASC_KERNELS]) {
+            rc = add_csv(r, k, o, err);
         } else {
-            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json) nor DB "
-                                             "export: a run's metrics are read from the device "
-                                             "tasks",
+            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json), DB export "
+                                             "nor kernel_details.csv (op_summary_*.csv): a run's "
+                                             "metrics are read from the device tasks",
                          k->dir);
             rc = -1;
             break;
@@ -480,10 +541,10 @@ void vp_run_finish(vp_run *r)
 {
     vp_run_set(r, "ranks", (double)r->nranks);
     if (!r->ascend || r->dp_seen)   /* no deviceProperties in an Ascend trace */
-        vp_run_set(r, "gpus", (double)r->gpus);
+        vp_run_set(r, "gpus", (double)r->ndevs);
     vp_run_set(r, "steps", (double)r->steps.n);
-    r->mfu_step = vp_mfu_step_median(&r->steps, NULL, NULL);
-    if (r->steps.n) {
+    r->mfu_step = r->untimed ? 0 : vp_mfu_step_median(&r->steps, NULL, NULL);
+    if (r->steps.n && !r->untimed) {
         int64_t *d = vp_malloc(r->steps.n * sizeof *d);
         for (size_t i = 0; i < r->steps.n; i++)
             d[i] = r->steps.st[i].dur;
@@ -504,7 +565,7 @@ void vp_run_finish(vp_run *r)
     vp_run_set(r, "comm.total", (double)r->comm);
     vp_run_set(r, "comm.exposed", (double)r->exposed);
     vp_run_set(r, "comm.exposed_pct", pct(r->exposed, r->busy));
-    if (r->step_wall)
+    if (r->step_wall && !r->untimed)
         vp_run_set(r, "comm.exposed_step_pct", pct(r->exposed, r->step_wall));
     if (r->comm)
         vp_run_set(r, "comm.overlap_pct", pct(r->overlap, r->comm));
@@ -542,7 +603,7 @@ void vp_run_finish(vp_run *r)
      * (its flows go to torch ops), so there is no launch to compare with. */
     if (!r->ascend)
         vp_run_set(r, "kernels.short_pct", pct(r->short_kernels, r->kernels));
-    if (r->step_wall) {
+    if (r->step_wall && !r->untimed) {
         vp_run_set(r, "dataloader.pct", pct(r->data, r->step_wall));
         vp_run_set(r, "sync.count", (double)r->syncs);
         vp_run_set(r, "sync.time", (double)r->sync_time);
@@ -612,7 +673,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     }
     vp_put_str(b, r->device, strlen(r->device));
     vp_put_u64(b, (uint64_t)r->dp_seen);
-    vp_put_i64(b, r->gpus);
+    vp_put_i64(b, r->listed);
     vp_put_i64(b, r->cc_major);
     vp_put_i64(b, r->cc_minor);
     vp_put_i64(b, r->schema);
@@ -631,6 +692,11 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_i64(b, r->peak_reserved);
     vp_put_u64(b, (uint64_t)r->ascend);
     vp_put_i64(b, r->world);
+    vp_put_u64(b, r->ndevs);   /* version 5 */
+    for (size_t i = 0; i < 2 * r->ndevs; i++)
+        vp_put_i64(b, r->devs[i]);
+    const char *untimed = r->untimed ? r->untimed : "";
+    vp_put_str(b, untimed, strlen(untimed));
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -665,14 +731,15 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
     size_t len;
     const char *dev = vp_get_str(&d, &len);
     int dp_seen = vp_get_u64(&d) != 0;
-    int gpus = (int)vp_get_i64(&d);
+    int64_t listed = vp_get_i64(&d);
     int64_t major = vp_get_i64(&d), minor = vp_get_i64(&d), schema = vp_get_i64(&d);
-    if (major < -1 || major >= 100 || minor < -1 || minor >= 100 || schema < 0)
+    if (major < -1 || major >= 100 || minor < -1 || minor >= 100 || schema < 0 || listed < 0 ||
+        listed > INT32_MAX)
         d.bad = 1;
     if (!r->device[0] && dp_seen && len < sizeof r->device) {
         memcpy(r->device, dev, len);
         r->device[len] = '\0';
-        r->gpus = gpus;
+        r->listed = (int)listed;
         r->dp_seen = 1;
         r->cc_major = (int)major;
         r->cc_minor = (int)minor;
@@ -704,6 +771,18 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
     long world = (long)vp_get_i64(&d);
     if (world > r->world)
         r->world = world;
+    size_t ndevs = vp_get_count(&d, 2);
+    for (size_t i = 0; i < ndevs && !d.bad; i++) {
+        long rank = (long)vp_get_i64(&d), device = (long)vp_get_i64(&d);
+        if (!d.bad)
+            add_device(r, rank, device);
+    }
+    size_t ulen;
+    const char *untimed = vp_get_str(&d, &ulen);
+    if (!d.bad && memchr(untimed, '\0', ulen))
+        d.bad = 1;
+    else if (!d.bad && ulen && !r->untimed)
+        r->untimed = vp_strndup(untimed, ulen);
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -721,6 +800,8 @@ void vp_run_free(vp_run *r)
     vp_step_times_free(&r->steps);
     free(r->rank_compute);
     free(r->rank_ids);
+    free(r->devs);
+    free(r->untimed);
     free(r);
 }
 
@@ -821,9 +902,16 @@ const char *vp_run_device(const vp_run *r)
     return r->device;
 }
 
+/* From the metric, so that a baseline read back from JSON answers too. */
 int vp_run_device_count(const vp_run *r)
 {
-    return r->gpus;
+    const vp_metric *m = vp_run_find(r, "gpus");
+    return m ? (int)m->value : 0;
+}
+
+int vp_run_listed_devices(const vp_run *r)
+{
+    return r->listed;
 }
 
 double vp_run_mfu_step(const vp_run *r)
@@ -848,6 +936,36 @@ int vp_run_compute_capability(const vp_run *r, int *major, int *minor)
 long vp_run_schema(const vp_run *r)
 {
     return r->schema;
+}
+
+/* The metrics a run of kernel_details.csv alone cannot measure: times of
+ * steps, and what is measured against them or on the CPU. */
+static int needs_step_times(const char *name)
+{
+    static const char *const names[] = {"step.median", "step.mean", "step.min", "step.max",
+                                        "step.spread_pct", "comm.exposed_step_pct",
+                                        "dataloader.pct", "sync.count", "sync.time",
+                                        "sync.step_pct", "mfu", "mfu.causal", "tflops", NULL};
+    for (const char *const *p = names; *p; p++)
+        if (strcmp(name, *p) == 0)
+            return 1;
+    return 0;
+}
+
+const char *vp_run_untimed(const vp_run *r)
+{
+    return r->untimed;
+}
+
+int vp_run_why_absent(const vp_run *r, const char *name, char *buf, size_t n)
+{
+    if (!r->untimed || !needs_step_times(name) || vp_run_find(r, name))
+        return 0;
+    snprintf(buf, n, "%s has no trace_view.json, whose ProfilerStep windows and CPU tracks give "
+                     "step times, dataloader.pct and sync.* (its kernel_details.csv gives the "
+                     "device metrics)",
+             r->untimed);
+    return 1;
 }
 
 int vp_metric_on_device(const char *name)

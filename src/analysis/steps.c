@@ -293,32 +293,65 @@ long vp_steps_number(vp_steps *s, size_t i)
 }
 
 /* Position of a bound among the steps present (Python slice rules). */
-static long position(const vp_steps *s, long bound)
+/* Where bound falls among the ascending numbers v[0..n): a negative one
+ * counts from the end. */
+static long position(const long *v, long n, long bound)
 {
-    long n = (long)s->n;
     if (bound < 0)
         return n + bound < 0 ? 0 : n + bound;
     long i = 0;
-    while (i < n && s->steps[i].number < bound)
+    while (i < n && v[i] < bound)
         i++;
     return i;
+}
+
+void vp_step_range_slice(const vp_step_range *r, const long *v, size_t nv, size_t *from,
+                         size_t *to)
+{
+    long n = (long)nv, a = 0, b = n;
+    if (r->single) {
+        a = position(v, n, r->start);
+        b = a;
+        if (a < n && (r->start < 0 || v[a] == r->start))
+            b = a + 1;
+    } else {
+        if (r->has_start)
+            a = position(v, n, r->start);
+        if (r->has_stop)
+            b = position(v, n, r->stop);
+    }
+    *from = (size_t)a;
+    *to = (size_t)(b > a ? b : a);
+}
+
+static int cmp_long(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
+}
+
+size_t vp_step_ids_distinct(long *v, size_t n)
+{
+    if (n)
+        qsort(v, n, sizeof *v, cmp_long);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || v[m - 1] != v[i])
+            v[m++] = v[i];
+    return m;
 }
 
 size_t vp_steps_select(vp_steps *s, const vp_step_range *r)
 {
     finish(s);
-    long n = (long)s->n, a = 0, b = n;
-    if (r->single) {
-        a = position(s, r->start);
-        b = a;
-        if (a < n && (r->start < 0 || s->steps[a].number == r->start))
-            b = a + 1;
-    } else {
-        if (r->has_start)
-            a = position(s, r->start);
-        if (r->has_stop)
-            b = position(s, r->stop);
-    }
+    long n = (long)s->n;
+    long *v = vp_malloc((s->n ? s->n : 1) * sizeof *v);
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = s->steps[i].number;
+    size_t from, to;
+    vp_step_range_slice(r, v, s->n, &from, &to);
+    free(v);
+    long a = (long)from, b = (long)to;
     size_t count = 0;
     for (long i = 0; i < n; i++) {
         s->steps[i].selected = i >= a && i < b;

@@ -343,7 +343,7 @@ out:
 /* ---- step_trace_time ---- */
 
 static void append_ev(vp_gpuwork *w, int64_t start, int64_t end, int64_t stream, vp_kclass cls,
-                      uint16_t flags)
+                      uint8_t flags)
 {
     if (w->n == w->cap) {
         w->cap = w->cap ? w->cap * 2 : 1024;
@@ -358,6 +358,7 @@ static void append_ev(vp_gpuwork *w, int64_t start, int64_t end, int64_t stream,
     g->cls = (uint8_t)cls;
     g->kind = (uint8_t)vp_npu_task_kind(cls);
     g->flags = flags;
+    g->device = VP_GPU_DEVICE_NONE;   /* the caller knows the device: one per work */
     g->aux = UINT32_MAX;
 }
 
@@ -439,7 +440,7 @@ static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, char 
         if (sqlite3_column_type(st, 0) == SQLITE_NULL || sqlite3_column_type(st, 1) == SQLITE_NULL)
             continue;
         const char *nm = col_text(st, 2);
-        uint16_t flags = VP_GPU_F_BY_TIME;
+        uint8_t flags = VP_GPU_F_BY_TIME;
         if (strncmp(nm, "hcom_receive", 12) == 0)
             flags |= VP_GPU_F_RECEIVE;
         append_ev(w, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), -1, VP_CLASS_COMM,

@@ -21,6 +21,11 @@ int vp_run_add_mfu(vp_run *r, const vp_run_mfu_opts *o, vp_error *err)
         return -1;
     }
     double step = vp_run_mfu_step(r);
+    char why[400];
+    if (!(step > 0) && vp_run_why_absent(r, "mfu", why, sizeof why)) {
+        vp_error_set(err, VP_EXIT_INPUT, "MFU needs the step time: %s", why);
+        return -1;
+    }
     if (!(step > 0)) {
         vp_error_set(err, VP_EXIT_USAGE,
                      "MFU needs the step time, and the trace has no ProfilerStep#N annotations%s",

@@ -374,13 +374,21 @@ static int trace_device_selected(const mem_opts *o, const vp_mem_device *d)
     return o->device < 0 || (d->type != 0 && d->id == o->device);
 }
 
+/* A trace's time twice: ts as the trace has it (ns on its own clock, for
+ * programs) and since the trace's start (its earliest event). */
+static void set_trace_time(vp_table *t, size_t row, int c_abs, const vp_memevents *m, int64_t ts)
+{
+    set_times(t, row, c_abs, ts, ts - (m->has_start ? m->start : ts));
+}
+
 size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_table **tables)
 {
     size_t nt = 0;
     if (o->timeline) {
         vp_table *tl = vp_table_new("timeline");
         vp_table_add_col(tl, "Device", VP_COL_TEXT, 0);
-        vp_table_add_col(tl, "ts (ns)", VP_COL_INT, 0);
+        vp_table_add_col(tl, "ts (ns)", VP_COL_CLOCK, 0);
+        vp_table_add_col(tl, "Since Start", VP_COL_NS, 0);
         vp_table_add_col(tl, "Bytes", VP_COL_BYTES, 0);
         vp_table_add_col(tl, "Allocated", VP_COL_BYTES, 0);
         vp_table_add_col(tl, "Reserved", VP_COL_BYTES, 0);
@@ -393,10 +401,10 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
             for (size_t k = 0; k < d->npoints; k++) {
                 size_t row = vp_table_add_row(tl);
                 vp_table_set_text(tl, row, 0, dev);
-                vp_table_set_int(tl, row, 1, d->points[k].ts);
-                vp_table_set_int(tl, row, 2, d->points[k].bytes);
-                vp_table_set_int(tl, row, 3, d->points[k].allocated);
-                vp_table_set_int(tl, row, 4, d->points[k].reserved);
+                set_trace_time(tl, row, 1, m, d->points[k].ts);
+                vp_table_set_int(tl, row, 3, d->points[k].bytes);
+                vp_table_set_int(tl, row, 4, d->points[k].allocated);
+                vp_table_set_int(tl, row, 5, d->points[k].reserved);
             }
         }
         tables[nt++] = tl;
@@ -405,7 +413,8 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
         vp_table_add_col(st, "Device", VP_COL_TEXT, 0);
         vp_table_add_col(st, "Events", VP_COL_INT, 0);
         vp_table_add_col(st, "Peak Allocated", VP_COL_BYTES, 0);
-        vp_table_add_col(st, "Peak ts (ns)", VP_COL_INT, 0);
+        vp_table_add_col(st, "Peak ts (ns)", VP_COL_CLOCK, 0);
+        vp_table_add_col(st, "Peak Since Start", VP_COL_NS, 0);
         vp_table_add_col(st, "Peak Op", VP_COL_TEXT, 0);
         vp_table_add_col(st, "Peak Reserved", VP_COL_BYTES, 0);
         vp_table_add_col(st, "Final Allocated", VP_COL_BYTES, 0);
@@ -420,12 +429,12 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
             vp_table_set_text(st, row, 0, dev);
             vp_table_set_int(st, row, 1, (int64_t)(d->allocs + d->frees));
             vp_table_set_int(st, row, 2, d->peak_alloc.allocated);
-            vp_table_set_int(st, row, 3, d->peak_alloc.ts);
+            set_trace_time(st, row, 3, m, d->peak_alloc.ts);
             if (d->peak_op)
-                vp_table_set_text(st, row, 4, d->peak_op);
-            vp_table_set_int(st, row, 5, d->peak_reserved.reserved);
-            vp_table_set_int(st, row, 6, d->last.allocated);
-            vp_table_set_int(st, row, 7, d->last.reserved);
+                vp_table_set_text(st, row, 5, d->peak_op);
+            vp_table_set_int(st, row, 6, d->peak_reserved.reserved);
+            vp_table_set_int(st, row, 7, d->last.allocated);
+            vp_table_set_int(st, row, 8, d->last.reserved);
         }
         if (m->ndevices == 0)
             vp_table_add_note(st, "no [memory] events: record with torch.profiler.profile(profile_memory=True)");
@@ -433,7 +442,8 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
         if (m->nooms) {
             vp_table *oo = vp_table_new("out_of_memory");
             vp_table_add_col(oo, "Device", VP_COL_TEXT, 0);
-            vp_table_add_col(oo, "ts (ns)", VP_COL_INT, 0);
+            vp_table_add_col(oo, "ts (ns)", VP_COL_CLOCK, 0);
+            vp_table_add_col(oo, "Since Start", VP_COL_NS, 0);
             vp_table_add_col(oo, "Requested", VP_COL_BYTES, 0);
             vp_table_add_col(oo, "Allocated", VP_COL_BYTES, 0);
             vp_table_add_col(oo, "Reserved", VP_COL_BYTES, 0);
@@ -442,10 +452,10 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
                 vp_mem_device_name(m->ooms[i].type, m->ooms[i].id, dev, sizeof dev);
                 size_t row = vp_table_add_row(oo);
                 vp_table_set_text(oo, row, 0, dev);
-                vp_table_set_int(oo, row, 1, m->ooms[i].ts);
-                vp_table_set_int(oo, row, 2, m->ooms[i].bytes);
-                vp_table_set_int(oo, row, 3, m->ooms[i].allocated);
-                vp_table_set_int(oo, row, 4, m->ooms[i].reserved);
+                set_trace_time(oo, row, 1, m, m->ooms[i].ts);
+                vp_table_set_int(oo, row, 3, m->ooms[i].bytes);
+                vp_table_set_int(oo, row, 4, m->ooms[i].allocated);
+                vp_table_set_int(oo, row, 5, m->ooms[i].reserved);
             }
             tables[nt++] = oo;
         }

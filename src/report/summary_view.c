@@ -27,8 +27,13 @@ static vp_table *overview(const vp_run *r)
     vp_table_set_text(t, row, 0, vp_run_device(r)[0] ? vp_run_device(r)
                                  : vp_run_is_ascend(r) ? "Ascend NPU"
                                                        : "-");
-    if (vp_run_find(r, "gpus"))   /* none for Ascend: its traces list no devices */
+    if (vp_run_find(r, "gpus")) {  /* none for Ascend: its ranks are its devices */
         vp_table_set_int(t, row, 1, vp_run_device_count(r));
+        int listed = vp_run_listed_devices(r);
+        if (listed && listed != vp_run_device_count(r))
+            vp_table_add_note(t, "GPUs: the devices that ran GPU work; the first trace's "
+                                 "deviceProperties lists %d", listed);
+    }
     vp_table_set_int(t, row, 2, (int64_t)metric(r, "ranks", NULL));
     vp_table_set_int(t, row, 3, (int64_t)metric(r, "steps", NULL));
     int has;
@@ -38,7 +43,11 @@ static vp_table *overview(const vp_run *r)
         vp_table_set_double(t, row, 5, metric(r, "step.min", NULL));
         vp_table_set_double(t, row, 6, metric(r, "step.max", NULL));
     } else {
-        vp_table_add_note(t, "no ProfilerStep#N annotations: no step time");
+        char why[400];
+        if (vp_run_why_absent(r, "step.median", why, sizeof why))
+            vp_table_add_note(t, "no step time: %s", why);
+        else
+            vp_table_add_note(t, "no ProfilerStep#N annotations: no step time");
     }
     return t;
 }

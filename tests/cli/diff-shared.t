@@ -11,7 +11,7 @@ expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
 device,-,-,no
-GPUs,0,0,no
+GPUs,1,1,no
 compute capability,-,-,no
 world size,-,-,no
 ranks,1,1,no
@@ -28,7 +28,7 @@ compute,432000,428000,-4000,-0.9
 
 Metric,Base,New,Delta,Relative (%),Unit
 ranks,1.000000,1.000000,0.000000,0.0,count
-gpus,0.000000,0.000000,0.000000,,count
+gpus,1.000000,1.000000,0.000000,0.0,count
 steps,2.000000,2.000000,0.000000,0.0,count
 step.median,111223500.000000,111223500.000000,0.000000,0.0,ns
 step.mean,111223500.000000,111223500.000000,0.000000,0.0,ns

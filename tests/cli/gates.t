@@ -8,7 +8,7 @@ expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
 device,-,-,no
-GPUs,0,0,no
+GPUs,1,1,no
 compute capability,-,-,no
 world size,128,128,no
 ranks,1,1,no
@@ -27,7 +27,7 @@ communication,396199000,379053000,-17146000,-4.3
 
 Metric,Base,New,Delta,Relative (%),Unit
 ranks,1.000000,1.000000,0.000000,0.0,count
-gpus,0.000000,0.000000,0.000000,,count
+gpus,1.000000,1.000000,0.000000,0.0,count
 steps,2.000000,2.000000,0.000000,0.0,count
 step.median,615120000.000000,619271500.000000,4151500.000000,0.7,ns
 step.mean,615120000.000000,619271500.000000,4151500.000000,0.7,ns
@@ -67,7 +67,7 @@ expect_stdout <<'END'
 Property            Base  New  Differs
 ------------------  ----  ---  -------
 device              -     -    no
-GPUs                0     0    no
+GPUs                1     1    no
 compute capability  -     -    no
 world size          128   128  no
 ranks               1     1    no
@@ -97,7 +97,7 @@ note: kernels only (memcpy, memset and sync are in the metrics)
 Metric                 Base    New     Delta      Relative
 ---------------------  ------  ------  ---------  --------
 ranks                  1       1       0              0.0%
-gpus                   0       0       0                 -
+gpus                   1       1       0              0.0%
 steps                  2       2       0              0.0%
 step.median            615 ms  619 ms  +4.15 ms       0.7%
 step.mean              615 ms  619 ms  +4.15 ms       0.7%
@@ -218,7 +218,7 @@ expect_status 0
 expect_stdout <<'END'
 Property,Base,New,Differs
 device,-,-,no
-GPUs,0,0,no
+GPUs,2,2,no
 compute capability,-,-,no
 world size,128,128,no
 ranks,2,2,no
@@ -237,7 +237,7 @@ Rank,Class,Base Total (ns),New Total (ns),Delta (ns),Relative (%)
 
 Rank,Metric,Base,New,Delta,Relative (%),Unit
 0,ranks,1.000000,1.000000,0.000000,0.0,count
-0,gpus,0.000000,0.000000,0.000000,,count
+0,gpus,1.000000,1.000000,0.000000,0.0,count
 0,steps,2.000000,2.000000,0.000000,0.0,count
 0,step.median,615120000.000000,615120000.000000,0.000000,0.0,ns
 0,step.mean,615120000.000000,615120000.000000,0.000000,0.0,ns
@@ -265,7 +265,7 @@ Rank,Metric,Base,New,Delta,Relative (%),Unit
 0,attention.pct,0.004946,0.004946,0.000000,,percent (Delta: points)
 0,attention.flash,0.000000,0.000000,0.000000,,count
 1,ranks,1.000000,1.000000,0.000000,0.0,count
-1,gpus,0.000000,0.000000,0.000000,,count
+1,gpus,1.000000,1.000000,0.000000,0.0,count
 1,steps,2.000000,2.000000,0.000000,0.0,count
 1,step.median,619271500.000000,619271500.000000,0.000000,0.0,ns
 1,step.mean,619271500.000000,619271500.000000,0.000000,0.0,ns

@@ -28,7 +28,7 @@ vp diff -f csv --table runs $V100 $A100
 expect_status 0
 expect_stdout_has 'device,Tesla V100-SXM2-32GB,NVIDIA A100-PG509-200,yes'
 expect_stdout_has 'compute capability,7.0,8.0,yes'
-expect_stdout_has 'GPUs,8,8,no'
+expect_stdout_has 'GPUs,1,1,no'   # both list 8 GPUs in deviceProperties; each ran on one
 expect_stdout_has 'world size,1,-,yes'
 expect_stdout_has 'steps,5,1,yes'
 expect_stdout_has 'trace schema,1,1,no'

@@ -65,6 +65,6 @@ case_ 'diff --fail-if on a device metric fails when a run has no device work'
 vp diff --fail-if 'gpu.idle_pct > +5' "$K0" "$NG"
 expect_status 1
 expect_stderr <<'END'
-vprof: warning: diff: the runs differ in world size 128 -> -, steps 2 -> 1, trace schema 1 -> -
+vprof: warning: diff: the runs differ in GPUs 1 -> 0, world size 128 -> -, steps 2 -> 1, trace schema 1 -> -
 vprof: diff: gate failed: gpu.idle_pct > +5: gpu.idle_pct: the run has no GPU/NPU activity (no kernel, memory copy or collective in the counted events): nothing to judge
 END

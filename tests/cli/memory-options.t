@@ -349,8 +349,8 @@ printf '{"traceEvents":[]}' > trace.json
 vp memory trace.json
 expect_status 0
 expect_stdout <<'END'
-Device  Events  Peak Allocated  Peak ts (ns)  Peak Op  Peak Reserved  Final Allocated  Final Reserved
-------  ------  --------------  ------------  -------  -------------  ---------------  --------------
+Device  Events  Peak Allocated  Peak Since Start  Peak Op  Peak Reserved  Final Allocated  Final Reserved
+------  ------  --------------  ----------------  -------  -------------  ---------------  --------------
 note: no [memory] events: record with torch.profiler.profile(profile_memory=True)
 END
 expect_stderr <<'END'

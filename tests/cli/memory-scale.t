@@ -28,16 +28,16 @@ vp memory a.json b.json.gz "$H/amd_trace.json.gz"
 expect_status 0
 expect_stdout <<'END'
 == memory ==
-Device  Events  Peak Allocated  Peak ts (ns)  Peak Op    Peak Reserved  Final Allocated  Final Reserved
-------  ------  --------------  ------------  ---------  -------------  ---------------  --------------
-cuda:0       5        1.46 KiB       100,000  aten::add       4.00 MiB              0 B        4.00 MiB
-cuda:1       1            64 B       105,000  aten::add       2.00 MiB             64 B        2.00 MiB
+Device  Events  Peak Allocated  Peak Since Start  Peak Op    Peak Reserved  Final Allocated  Final Reserved
+------  ------  --------------  ----------------  ---------  -------------  ---------------  --------------
+cuda:0       5        1.46 KiB           10.0 us  aten::add       4.00 MiB              0 B        4.00 MiB
+cuda:1       1            64 B           15.0 us  aten::add       2.00 MiB             64 B        2.00 MiB
 
 == out_of_memory ==
-Device  ts (ns)  Requested  Allocated  Reserved
-------  -------  ---------  ---------  --------
-cuda:0  210,000   80.0 GiB     1000 B  2.00 MiB
-cuda:1  310,000   1.00 GiB       64 B  2.00 MiB
+Device  Since Start  Requested  Allocated  Reserved
+------  -----------  ---------  ---------  --------
+cuda:0       120 us   80.0 GiB     1000 B  2.00 MiB
+cuda:1       220 us   1.00 GiB       64 B  2.00 MiB
 END
 expect_stderr <<'END'
 vprof: warning: a.json: 1 [memory] events without Device Type, Device Id, Bytes and the totals were skipped

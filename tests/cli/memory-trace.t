@@ -10,15 +10,15 @@ vp memory mem.json
 expect_status 0
 expect_stdout <<'END'
 == memory ==
-Device  Events  Peak Allocated  Peak ts (ns)  Peak Op      Peak Reserved  Final Allocated  Final Reserved
-------  ------  --------------  ------------  -----------  -------------  ---------------  --------------
-cpu          1            64 B       130,000  -                      0 B             64 B             0 B
-cuda:0       3        9.00 KiB       101,500  aten::empty       40.0 MiB         5.00 KiB        40.0 MiB
+Device  Events  Peak Allocated  Peak Since Start  Peak Op      Peak Reserved  Final Allocated  Final Reserved
+------  ------  --------------  ----------------  -----------  -------------  ---------------  --------------
+cpu          1            64 B           35.0 us  -                      0 B             64 B             0 B
+cuda:0       3        9.00 KiB           6.50 us  aten::empty       40.0 MiB         5.00 KiB        40.0 MiB
 
 == out_of_memory ==
-Device  ts (ns)  Requested  Allocated  Reserved
-------  -------  ---------  ---------  --------
-cuda:0  140,000   80.0 GiB   5.00 KiB  40.0 MiB
+Device  Since Start  Requested  Allocated  Reserved
+------  -----------  ---------  ---------  --------
+cuda:0      45.0 us   80.0 GiB   5.00 KiB  40.0 MiB
 END
 expect_stderr <<'END'
 vprof: warning: mem.json: 1 [memory] events without Device Type, Device Id, Bytes and the totals were skipped
@@ -29,12 +29,12 @@ cd "$WORK"
 vp_tables "memory out_of_memory" memory -f csv mem.json
 expect_status 0
 expect_stdout <<'END'
-Device,Events,Peak Allocated (B),Peak ts (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
-cpu,1,64,130000,,0,64,0
-cuda:0,3,9216,101500,aten::empty,41943040,5120,41943040
+Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
+cpu,1,64,130000,35000,,0,64,0
+cuda:0,3,9216,101500,6500,aten::empty,41943040,5120,41943040
 
-Device,ts (ns),Requested (B),Allocated (B),Reserved (B)
-cuda:0,140000,85899345920,5120,41943040
+Device,ts (ns),Since Start (ns),Requested (B),Allocated (B),Reserved (B)
+cuda:0,140000,45000,85899345920,5120,41943040
 END
 expect_stderr <<'END'
 vprof: warning: mem.json: 1 [memory] events without Device Type, Device Id, Bytes and the totals were skipped
@@ -45,10 +45,10 @@ cd "$WORK"
 vp memory --timeline --device 0 -f csv mem.json
 expect_status 0
 expect_stdout <<'END'
-Device,ts (ns),Bytes (B),Allocated (B),Reserved (B)
-cuda:0,100000,1024,5120,20971520
-cuda:0,101500,4096,9216,20971520
-cuda:0,120000,-4096,5120,41943040
+Device,ts (ns),Since Start (ns),Bytes (B),Allocated (B),Reserved (B)
+cuda:0,100000,5000,1024,5120,20971520
+cuda:0,101500,6500,4096,9216,20971520
+cuda:0,120000,25000,-4096,5120,41943040
 END
 expect_stderr <<'END'
 vprof: warning: mem.json: 1 [memory] events without Device Type, Device Id, Bytes and the totals were skipped
@@ -60,12 +60,12 @@ gzip -c mem.json > mem.json.gz
 vp_tables "memory out_of_memory" memory -f csv - <mem.json.gz
 expect_status 0
 expect_stdout <<'END'
-Device,Events,Peak Allocated (B),Peak ts (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
-cpu,1,64,130000,,0,64,0
-cuda:0,3,9216,101500,aten::empty,41943040,5120,41943040
+Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
+cpu,1,64,130000,35000,,0,64,0
+cuda:0,3,9216,101500,6500,aten::empty,41943040,5120,41943040
 
-Device,ts (ns),Requested (B),Allocated (B),Reserved (B)
-cuda:0,140000,85899345920,5120,41943040
+Device,ts (ns),Since Start (ns),Requested (B),Allocated (B),Reserved (B)
+cuda:0,140000,45000,85899345920,5120,41943040
 END
 expect_stderr <<'END'
 vprof: warning: standard input: 1 [memory] events without Device Type, Device Id, Bytes and the totals were skipped
@@ -219,7 +219,7 @@ need_shared fixtures/real/hta/tests/data/df_index_resolver/df_index_resolver.jso
 vp memory -f csv "$SHARED/fixtures/real/hta/tests/data/df_index_resolver/df_index_resolver.json.gz"
 expect_status 0
 expect_stdout <<'END'
-Device,Events,Peak Allocated (B),Peak ts (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
-cpu,1240,8,1669783687405327000,CompiledFunction,0,0,0
-cuda:1,26770,6629508096,1669783687579130000,aten::empty,12782141440,4096614400,12782141440
+Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
+cpu,1240,8,1669783687405327000,53083000,CompiledFunction,0,0,0
+cuda:1,26770,6629508096,1669783687579130000,226886000,aten::empty,12782141440,4096614400,12782141440
 END

@@ -38,7 +38,7 @@ vp summary -f csv --table run trace_filter_rank-0.json.gz
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
--,0,1,2,615120000.0,607312000.0,622928000.0
+-,1,1,2,615120000.0,607312000.0,622928000.0
 END
 expect_stderr_empty
 

@@ -10,7 +10,7 @@ expect_stdout <<'END'
 == run ==
 Accelerator  GPUs  Ranks  Steps  Step Median  Step Min  Step Max
 -----------  ----  -----  -----  -----------  --------  --------
--               0      2      2       619 ms    608 ms    631 ms
+-               2      2      2       619 ms    608 ms    631 ms
 
 == gpu_time ==
 GPU Span   Busy  Compute  Comm Exposed  Memory Copies   Idle  Comm Overlap
@@ -57,7 +57,7 @@ vp_tables "run gpu_time top_kernels findings" summary -f csv --top 2 trace_filte
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
--,0,2,2,619271500.0,607904000.0,630639000.0
+-,2,2,2,619271500.0,607904000.0,630639000.0
 
 GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
 2454033000,45.95,19.65,56.80,0.73,54.05,17.38
@@ -83,7 +83,8 @@ expect_stdout <<'END'
 == run ==
 Accelerator            GPUs  Ranks  Steps  Step Median  Step Min  Step Max
 ---------------------  ----  -----  -----  -----------  --------  --------
-NVIDIA A100-PG509-200     8      1      1      3.15 ms   3.15 ms   3.15 ms
+NVIDIA A100-PG509-200     1      1      1      3.15 ms   3.15 ms   3.15 ms
+note: GPUs: the devices that ran GPU work; the first trace's deviceProperties lists 8
 
 == gpu_time ==
 GPU Span   Busy  Compute  Comm Exposed  Memory Copies   Idle  Comm Overlap
@@ -121,7 +122,7 @@ vp_tables "run gpu_time top_kernels findings" summary -f csv --top 1 --threshold
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
--,0,1,2,615120000.0,607312000.0,622928000.0
+-,1,1,2,615120000.0,607312000.0,622928000.0
 
 GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
 1222847000,44.79,17.20,61.53,0.11,55.21,14.95
@@ -141,7 +142,7 @@ vp_tables "run gpu_time top_kernels findings" summary -f csv --top 1 --steps 551
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
--,0,1,1,607312000.0,607312000.0,607312000.0
+-,1,1,1,607312000.0,607312000.0,607312000.0
 
 GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
 600058000,46.44,17.71,61.81,0.11,53.56,11.81
@@ -163,7 +164,7 @@ vp_tables "run gpu_time top_kernels mfu findings" summary -f csv --top 1 --model
 expect_status 0
 expect_stdout <<'END'
 Accelerator,GPUs,Ranks,Steps,Step Median (ns),Step Min (ns),Step Max (ns)
--,0,1,2,615120000.0,607312000.0,622928000.0
+-,1,1,2,615120000.0,607312000.0,622928000.0
 
 GPU Span (ns),Busy (%),Compute (%),Comm Exposed (%),Memory Copies (%),Idle (%),Comm Overlap (%)
 1222847000,44.79,17.20,61.53,0.11,55.21,14.95
@@ -227,7 +228,7 @@ cd "$DATA/hta"
 vp summary -f json --top 1 event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
-{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",8,1,1,3154000,3154000,3154000]],"notes":[]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","48.0 us blocked in syncs, 1.5% of the steps' wall time: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",8,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["sync.time",48000,"ns"],["sync.step_pct",1.5218769816106532,"percent"],["attention.pct",0,"percent"],["attention.flash",0,"count"]],"notes":[]}}}
+{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",1,1,1,3154000,3154000,3154000]],"notes":["GPUs: the devices that ran GPU work; the first trace's deviceProperties lists 8"]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","48.0 us blocked in syncs, 1.5% of the steps' wall time: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",1,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["sync.time",48000,"ns"],["sync.step_pct",1.5218769816106532,"percent"],["attention.pct",0,"percent"],["attention.flash",0,"count"]],"notes":[]}}}
 END
 expect_stderr <<'END'
 END

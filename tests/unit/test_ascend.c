@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "vprof/ascend_csvwork.h"
 #include "vprof/ascend_files.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_hccl.h"
@@ -19,6 +20,7 @@
 #include "vprof/classify.h"
 #include "vprof/collective.h"
 #include "vprof/csv.h"
+#include "vprof/steps.h"
 
 #include "tmppath.h"
 
@@ -366,6 +368,69 @@ static void test_stt_partial(void **state)
     vp_stt_free(&s);
 }
 
+/* kernel_details.csv's tasks as device work (summary on a CSV-only rank):
+ * each task at its start, classed as kernels classes it, selected by Step
+ * Id with the range rule of ProfilerStep numbers. */
+static void test_csv_work(void **state)
+{
+    (void)state;
+    const char *path = write_tmp("kd.csv",
+        "Step Id,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+        "2,16,MatMul,MatMul,AI_CORE,1000,5.0004\n"
+        "2,N/A,hcom_receive__1_0,hcom_receive_,HCCL,1003.5,10\n"
+        "3,16,Cast,Cast,AI_VECTOR_CORE,2000,1\n"
+        "5,17,Slice,Slice,AI_CORE,,2\n"
+        "5,17,Add,Add,AI_CORE,3000.25,0.5\n");
+    vp_asc_csv_work c;
+    vp_error err = {0};
+    assert_int_equal(vp_asc_csv_work_read(path, NULL, &c, &err), 0);
+    assert_int_equal(c.w.n, 4);             /* Slice has no start */
+    assert_int_equal(c.no_start, 1);
+    assert_int_equal(c.w.ev[0].start, 1000000);
+    assert_int_equal(c.w.ev[0].end, 1005000);   /* 5.0004 us, to the ns */
+    assert_int_equal(c.w.ev[0].cls, VP_CLASS_COMPUTE);
+    assert_int_equal(c.w.ev[0].stream, 16);
+    assert_int_equal(c.w.ev[1].cls, VP_CLASS_COMM);
+    assert_int_equal(c.w.ev[1].stream, -1);
+    assert_int_equal(c.w.ev[1].flags, VP_GPU_F_BY_TIME | VP_GPU_F_RECEIVE);
+    assert_int_equal(c.w.ev[1].device, VP_GPU_DEVICE_NONE);
+    assert_int_equal(c.w.ev[3].start, 3000250);
+    assert_string_equal(c.names[3], "Add");
+    assert_int_equal(c.nsteps, 3);
+    assert_int_equal(c.steps[0], 2);
+    assert_int_equal(c.steps[2], 5);
+    vp_asc_csv_work_free(&c);
+
+    vp_step_range r;
+    assert_int_equal(vp_step_range_parse("3:", &r), 0);
+    assert_int_equal(vp_asc_csv_work_read(path, &r, &c, &err), 0);
+    assert_int_equal(c.w.n, 2);             /* Cast (step 3) and Add (step 5) */
+    assert_string_equal(c.names[0], "Cast");
+    assert_int_equal(c.nsteps, 2);
+    assert_int_equal(c.steps[0], 3);
+    vp_asc_csv_work_free(&c);
+
+    /* the rule itself: a single number is that step, negative counts from the end */
+    const long v[] = {2, 5, 9};
+    size_t a, b;
+    assert_int_equal(vp_step_range_parse("5", &r), 0);
+    vp_step_range_slice(&r, v, 3, &a, &b);
+    assert_int_equal(a, 1);
+    assert_int_equal(b, 2);
+    assert_int_equal(vp_step_range_parse("7", &r), 0);
+    vp_step_range_slice(&r, v, 3, &a, &b);
+    assert_int_equal(a, b);                 /* no step 7: none */
+    assert_int_equal(vp_step_range_parse(":-1", &r), 0);
+    vp_step_range_slice(&r, v, 3, &a, &b);
+    assert_int_equal(a, 0);
+    assert_int_equal(b, 2);
+    long ids[] = {5, 2, 5, 9, 2};
+    assert_int_equal(vp_step_ids_distinct(ids, 5), 3);
+    assert_int_equal(ids[0], 2);
+    assert_int_equal(ids[1], 5);
+    assert_int_equal(ids[2], 9);
+}
+
 int main(void)
 {
     if (!mkdtemp(test_tmp_template(tmpdir, sizeof tmpdir, "vprof-test-ascend")))
@@ -378,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_stage_rows_added), cmocka_unit_test(test_stage_rows_checked),
         cmocka_unit_test(test_stt_partial),
         cmocka_unit_test(test_classes),      cmocka_unit_test(test_scan_data),
+        cmocka_unit_test(test_csv_work),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[600];
