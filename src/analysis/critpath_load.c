@@ -42,6 +42,26 @@ static int64_t arg_int(vp_span v, int64_t absent)
     return x;
 }
 
+/* args.stream as HTA's pd.to_numeric(errors="coerce") reads it: a number
+ * or a string of decimal digits; anything else (ROCm's "0x0" on runtime
+ * calls) is -1, as absent. */
+static int32_t arg_stream(vp_span v)
+{
+    if (!v.p || v.n == 0)
+        return -1;
+    if (v.p[0] == '"') {
+        size_t i = 1;
+        if (i < v.n - 1 && (v.p[i] == '-' || v.p[i] == '+'))
+            i++;
+        if (i >= v.n - 1)
+            return -1;
+        for (; i < v.n - 1; i++)
+            if (v.p[i] < '0' || v.p[i] > '9')
+                return -1;
+    }
+    return (int32_t)arg_int(v, -1);
+}
+
 /* HTA (trace_parser.round_down_time_stamps) turns float microseconds into
  * integers: the start rounded up, the end (start + dur, added in doubles)
  * rounded down.  Whole microseconds stay exact; a fractional one becomes
@@ -81,7 +101,7 @@ static void take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
     r->pid = thread_id(cp, ev->pid);
     r->tid = thread_id(cp, ev->tid);
     r->corr = arg_int(v[0], -1);
-    r->stream = (int32_t)arg_int(v[1], -1);
+    r->stream = arg_stream(v[1]);
     r->wait_stream = (int32_t)arg_int(v[2], -1);
     r->wait_corr = arg_int(v[3], -1);
     r->device = (int32_t)arg_int(v[4], -1);
