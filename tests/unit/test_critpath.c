@@ -21,8 +21,10 @@
  * kernel 30..70 on stream 7, nothing queued before it: a launch delay of
  * 15 us); cudaDeviceSynchronize 50..80 waits for k (Context Sync).
  * Longest path: op start -> launch start (op, 5 us cpu_bound) -> k start
- * (launch delay 15 us) -> k end (40 us gpu_compute_bound) -> sync end
- * (sync dependency, 0): 60 us.  Step 1 (200..300) holds one op only. */
+ * (launch delay 15 us) -> k end (40 us gpu_compute_bound): 60 us; the sync
+ * call's end (k end -> sync end, weight 0) is as far, but networkx ends
+ * the path at the first node of greatest distance in topological order.  Step 1 (200..300) holds one op only;
+ * step 2 is the last: HTA's loader leaves it out. */
 static const char trace[] =
     "{\"traceEvents\": [\n"
     "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#0\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100},\n"
@@ -32,7 +34,8 @@ static const char trace[] =
     "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 30, \"args\": {\"correlation\": 2}},\n"
     "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Context Sync\", \"pid\": 0, \"tid\": 7, \"ts\": 50, \"dur\": 30, \"args\": {\"stream\": -1, \"correlation\": 2, \"device\": 0}},\n"
     "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 200, \"dur\": 100},\n"
-    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"dataloader::next\", \"pid\": 1, \"tid\": 1, \"ts\": 210, \"dur\": 30}\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"dataloader::next\", \"pid\": 1, \"tid\": 1, \"ts\": 210, \"dur\": 30},\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#2\", \"pid\": 1, \"tid\": 1, \"ts\": 400, \"dur\": 100}\n"
     "]}\n";
 
 static char dir[256], path[320];
@@ -67,13 +70,14 @@ static void test_hand_worked_step(void **state)
     vp_error err = {0};
     assert_int_equal(vp_critpath_run(&cp, path, &o, &err), VP_EXIT_OK);
     assert_int_equal(cp.instances, 2);
+    assert_int_equal(cp.dropped_last_step, 1);
     assert_int_equal(cp.win_start, 0);
     assert_int_equal(cp.win_end, 100);
-    assert_int_equal(cp.npath, 4);
-    const vp_cp_edge_type types[] = {VP_CP_OPERATOR, VP_CP_LAUNCH_DELAY, VP_CP_OPERATOR, VP_CP_SYNC};
-    const int64_t weights[] = {5, 15, 40, 0};
-    const char *const names[] = {"aten::op", NULL, "k", NULL};
-    for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(cp.npath, 3);
+    const vp_cp_edge_type types[] = {VP_CP_OPERATOR, VP_CP_LAUNCH_DELAY, VP_CP_OPERATOR};
+    const int64_t weights[] = {5, 15, 40};
+    const char *const names[] = {"aten::op", NULL, "k"};
+    for (size_t i = 0; i < 3; i++) {
         assert_int_equal(cp.path[i].type, types[i]);
         assert_int_equal(cp.path[i].weight, weights[i]);
         if (names[i])
@@ -84,12 +88,11 @@ static void test_hand_worked_step(void **state)
     assert_int_equal(cp.bound_us[VP_CP_BOUND_CPU], 5);
     assert_int_equal(cp.bound_us[VP_CP_BOUND_LAUNCH], 15);
     assert_int_equal(cp.bound_us[VP_CP_BOUND_GPU_COMPUTE], 40);
-    assert_int_equal(cp.bound_us[VP_CP_BOUND_NONE], 0);
     assert_int_equal(cp.total_us, 60);
-    /* the path's events: op, the launch, k, the sync call */
-    assert_int_equal(cp.ncritical, 4);
+    /* the path's events: op, the launch, k */
+    assert_int_equal(cp.ncritical, 3);
     assert_int_equal(cp.rows[cp.critical_rows[0]].idx, 1);
-    assert_int_equal(cp.rows[cp.critical_rows[3]].idx, 4);
+    assert_int_equal(cp.rows[cp.critical_rows[2]].idx, 3);
     vp_critpath_free(&cp);
 }
 
