@@ -158,6 +158,10 @@ int cmd_critpath(int argc, char **argv)
     /* -o is the overlaid trace here: the tables go to standard output */
     const char *overlay = common.output && strcmp(common.output, "-") != 0 ? common.output : NULL;
     common.output = NULL;
+    if (overlay && strcmp(argv[optind], "-") == 0) {
+        vp_usage_error("critical-path", "-o reads the trace a second time: give a file, not standard input");
+        goto out;
+    }
     o.data_load = (const char *const *)data_load;
     o.partial = common.partial;
     const char *input = argv[optind];

@@ -78,3 +78,6 @@ expect_stderr_has "--instance: 'x' is not a count >= 0"
 vp critical-path event_sync_trace.json.gz amd_trace.json.gz
 expect_status 2
 expect_stderr_has "one trace at a time"
+vp critical-path -o "$WORK/x.json" - <event_sync_trace.json.gz
+expect_status 2
+expect_stderr_has "-o reads the trace a second time: give a file, not standard input"
