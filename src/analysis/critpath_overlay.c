@@ -144,6 +144,8 @@ int vp_critpath_overlay(const vp_critpath *cp, const char *in, const char *out, 
                 continue;
             const flow_end *a = find_end(ends, ne, cp->rows[st->from_row].idx);
             const flow_end *z = find_end(ends, ne, cp->rows[st->to_row].idx);
+            if (!a || !z || !a->pid || !z->pid)   /* the file changed under us */
+                continue;
             write_flow(&b, st, a, st->from_start, id, 1);
             write_flow(&b, st, z, st->to_start, id, 0);
             id++;
