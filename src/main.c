@@ -24,6 +24,8 @@ const vp_cmd vp_commands[] = {
      cmd_ops_usage, NULL},
     {"launches", cmd_launches, "launch cost and delay per launch and kernel (HTA launch stats, nsys cuda_kern_exec_sum)",
      cmd_launches_usage, cmd_launches_tables},
+    {"critical-path", cmd_critpath, "what bounds a step: HTA's critical path (CPU, GPU, launch, kernel gaps)",
+     cmd_critpath_usage, cmd_critpath_tables},
     {"api", cmd_api, "CPU time per runtime/driver API call (nsys cuda_api_sum columns)", cmd_api_usage, NULL},
     {"copies", cmd_copies, "memcpy/memset time, bytes and bandwidth per kind (nsys cuda_gpu_mem_*_sum)",
      cmd_copies_usage, cmd_copies_tables},

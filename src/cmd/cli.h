@@ -40,6 +40,8 @@ extern const char cmd_kernels_usage[];
 int cmd_ops(int argc, char **argv);
 extern const char cmd_ops_usage[];
 int cmd_launches(int argc, char **argv);
+int cmd_critpath(int argc, char **argv);
+extern const char cmd_critpath_usage[];
 extern const char cmd_launches_usage[];
 int cmd_api(int argc, char **argv);
 extern const char cmd_api_usage[];
@@ -69,7 +71,7 @@ int cmd_reduce(int argc, char **argv);
 extern const char cmd_reduce_usage[];
 extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
     cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[], cmd_launches_tables[],
-    cmd_copies_tables[];
+    cmd_copies_tables[], cmd_critpath_tables[];
 
 /* Routes the library's diagnostics to stderr ("vprof: warning: ...",
  * silenced by -q) and spells its hints as this CLI's options; main()

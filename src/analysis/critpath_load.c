@@ -1,0 +1,264 @@
+/* Reading a trace into HTA's frame for the critical path: one compact row
+ * per event that has a duration and a category (HTA drops the others and
+ * the "Trace" span), times rounded as HTA rounds them, and the pairing of
+ * CPU calls with their GPU events on the correlation id (HTA's
+ * index_correlation). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "critpath_int.h"
+#include "vprof/json.h"
+#include "vprof/trace.h"
+
+uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n)
+{
+    int inserted;
+    void **slot = vp_strmap_upsert(cp->intern, s, n, &inserted);
+    if (inserted) {
+        cp->names = vp_realloc(cp->names, (cp->nnames + 1) * sizeof *cp->names);
+        cp->names[cp->nnames] = vp_strndup(s, n);
+        *slot = (void *)(uintptr_t)++cp->nnames;
+    }
+    return (uint32_t)((uintptr_t)*slot - 1);
+}
+
+/* A pid or tid: its integer, else (a name) a negative id of its own. */
+static int64_t thread_id(vp_critpath *cp, vp_span v)
+{
+    int64_t x;
+    if (!v.p)
+        return -1;
+    if (vp_json_int(v, &x) == 0)
+        return x;
+    return -1000000 - (int64_t)vp_cp_intern(cp, v.p, v.n);
+}
+
+static int64_t arg_int(vp_span v, int64_t absent)
+{
+    int64_t x;
+    if (!v.p || vp_json_int(v, &x) != 0)
+        return absent;
+    return x;
+}
+
+/* args.stream as HTA's pd.to_numeric(errors="coerce") reads it: a number
+ * or a string of decimal digits; anything else (ROCm's "0x0" on runtime
+ * calls) is -1, as absent. */
+static int32_t arg_stream(vp_span v)
+{
+    if (!v.p || v.n == 0)
+        return -1;
+    if (v.p[0] == '"') {
+        size_t i = 1;
+        if (i < v.n - 1 && (v.p[i] == '-' || v.p[i] == '+'))
+            i++;
+        if (i >= v.n - 1)
+            return -1;
+        for (; i < v.n - 1; i++)
+            if (v.p[i] < '0' || v.p[i] > '9')
+                return -1;
+    }
+    return (int32_t)arg_int(v, -1);
+}
+
+/* HTA (trace_parser.round_down_time_stamps) turns float microseconds into
+ * integers: the start rounded up, the end (start + dur, added in doubles)
+ * rounded down.  Whole microseconds stay exact; a fractional one becomes
+ * the double nearest the decimal text, as HTA's JSON parser reads it (a
+ * nanosecond timestamp does not fit a double's 53 bits: the division is
+ * done in long double first). */
+static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
+{
+    if (ev->ts % 1000 == 0 && ev->dur % 1000 == 0) {
+        *ts = ev->ts / 1000;
+        *dur = ev->dur / 1000;
+        return;
+    }
+    double t = (double)((long double)ev->ts / 1000.0L), d = (double)((long double)ev->dur / 1000.0L);
+    double start = ceil(t), end = floor(t + d);
+    *ts = (int64_t)start;
+    *dur = (int64_t)end - (int64_t)start;
+}
+
+static void take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
+{
+    if (!ev->has_ts || !ev->has_dur || !ev->cat.p || vp_json_str_eq(ev->cat, "Trace"))
+        return;
+    if (cp->nrows == *cap) {
+        *cap = *cap ? *cap * 2 : 4096;
+        cp->rows = vp_realloc(cp->rows, *cap * sizeof *cp->rows);
+    }
+    static const char *const keys[] = {"correlation", "stream", "wait_on_stream",
+                                       "wait_on_cuda_event_record_corr_id", "device"};
+    vp_span v[5] = {{0}};
+    if (ev->args.p)
+        vp_json_get_many(ev->args, keys, 5, v);
+    vp_cp_row *r = &cp->rows[cp->nrows++];
+    memset(r, 0, sizeof *r);
+    r->idx = idx;
+    hta_times(ev, &r->ts, &r->dur);
+    r->pid = thread_id(cp, ev->pid);
+    r->tid = thread_id(cp, ev->tid);
+    r->corr = arg_int(v[0], -1);
+    r->stream = arg_stream(v[1]);
+    r->wait_stream = (int32_t)arg_int(v[2], -1);
+    r->wait_corr = arg_int(v[3], -1);
+    r->device = (int32_t)arg_int(v[4], -1);
+    r->partner = -1;
+    r->name = vp_cp_intern(cp, ev->name.p, ev->name.n);
+    r->cat = vp_cp_intern(cp, ev->cat.p, ev->cat.n);
+}
+
+/* int64 -> row map, open addressing (correlation ids). */
+void vp_cp_imap_init(vp_cp_imap *m, size_t n)
+{
+    m->cap = 16;
+    while (m->cap < n * 2)
+        m->cap *= 2;
+    m->keys = vp_malloc(m->cap * sizeof *m->keys);
+    m->vals = vp_malloc(m->cap * sizeof *m->vals);
+    for (size_t i = 0; i < m->cap; i++)
+        m->vals[i] = -1;
+}
+
+static size_t imap_slot(const vp_cp_imap *m, int64_t k)
+{
+    uint64_t h = (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+    size_t i = (size_t)(h >> 17) & (m->cap - 1);
+    while (m->vals[i] >= 0 && m->keys[i] != k)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+void vp_cp_imap_put(vp_cp_imap *m, int64_t k, int32_t v)
+{
+    size_t i = imap_slot(m, k);
+    m->keys[i] = k;
+    m->vals[i] = v;
+}
+
+int32_t vp_cp_imap_get(const vp_cp_imap *m, int64_t k)
+{
+    return m->vals[imap_slot(m, k)];
+}
+
+void vp_cp_imap_free(vp_cp_imap *m)
+{
+    free(m->keys);
+    free(m->vals);
+}
+
+int vp_cp_is_named(const vp_critpath *cp, const vp_cp_row *r, const char *name)
+{
+    return strcmp(cp->names[r->name], name) == 0;
+}
+
+/* HTA's GPU side of a correlation: a GPU event, or a device-wide sync
+ * (Event Sync and Context Sync sit on stream -1). */
+static int gpu_side(const vp_critpath *cp, const vp_cp_row *r)
+{
+    return (r->stream >= 0 && r->corr >= 0) || vp_cp_is_named(cp, r, "Event Sync") ||
+           vp_cp_is_named(cp, r, "Context Sync");
+}
+
+/* HTA's inner merge of CPU and GPU sides on the correlation: a row takes
+ * the last row of the other side with its id. */
+static void pair_correlations(vp_critpath *cp)
+{
+    vp_cp_imap cpu, gpu;
+    vp_cp_imap_init(&cpu, cp->nrows);
+    vp_cp_imap_init(&gpu, cp->nrows);
+    for (size_t i = 0; i < cp->nrows; i++) {
+        vp_cp_row *r = &cp->rows[i];
+        r->icorr = r->corr < 0 ? -1 : 0;
+        if (r->corr == -1)
+            continue;
+        vp_cp_imap_put(gpu_side(cp, r) ? &gpu : &cpu, r->corr, (int32_t)i);
+    }
+    for (size_t i = 0; i < cp->nrows; i++) {
+        vp_cp_row *r = &cp->rows[i];
+        if (r->corr == -1)
+            continue;
+        int32_t p = vp_cp_imap_get(gpu_side(cp, r) ? &cpu : &gpu, r->corr);
+        if (p >= 0) {
+            r->partner = p;
+            r->icorr = 1;
+        }
+    }
+    vp_cp_imap_free(&cpu);
+    vp_cp_imap_free(&gpu);
+}
+
+static int is_profiler_step(const char *name)
+{
+    return strncmp(name, "ProfilerStep#", 13) == 0 && name[13] >= '0' && name[13] <= '9';
+}
+
+/* HTA's Trace drops the last profiler step when it loads a trace with two
+ * step names or more (_filter_irrelevant_gpu_kernels): the CPU events
+ * from the last step's start on, and the GPU events whose correlation no
+ * kept CPU event carries.  Kept rows stay in file order. */
+static void drop_last_step(vp_critpath *cp)
+{
+    uint32_t first = UINT32_MAX;
+    int names = 0;
+    int64_t last = INT64_MIN;
+    for (size_t i = 0; i < cp->nrows; i++) {
+        const vp_cp_row *r = &cp->rows[i];
+        if (!is_profiler_step(cp->names[r->name]))
+            continue;
+        if (first == UINT32_MAX)
+            first = r->name;
+        else if (r->name != first)
+            names = 2;
+        if (!gpu_side(cp, r) && r->ts > last)
+            last = r->ts;
+    }
+    if (names < 2 || last == INT64_MIN)
+        return;
+    vp_cp_imap kept;
+    vp_cp_imap_init(&kept, cp->nrows);
+    for (size_t i = 0; i < cp->nrows; i++)
+        if (!gpu_side(cp, &cp->rows[i]) && cp->rows[i].ts < last)
+            vp_cp_imap_put(&kept, cp->rows[i].corr, 1);
+    int32_t *to = vp_malloc((cp->nrows + 1) * sizeof *to);
+    size_t n = 0;
+    for (size_t i = 0; i < cp->nrows; i++) {
+        const vp_cp_row *r = &cp->rows[i];
+        int keep = gpu_side(cp, r) ? vp_cp_imap_get(&kept, r->corr) >= 0 : r->ts < last;
+        to[i] = keep ? (int32_t)n : -1;
+        if (keep)
+            cp->rows[n++] = *r;
+    }
+    for (size_t i = 0; i < n; i++) {
+        vp_cp_row *r = &cp->rows[i];
+        if (r->partner >= 0)
+            r->partner = to[r->partner];
+    }
+    cp->nrows = n;
+    cp->dropped_last_step = 1;
+    free(to);
+    vp_cp_imap_free(&kept);
+}
+
+int vp_cp_load(vp_critpath *cp, const char *path, int partial, vp_error *err)
+{
+    vp_trace_opts topts = {.partial = partial, .progress = 1};
+    vp_trace *t = vp_trace_open(path, &topts, err);
+    if (!t)
+        return VP_EXIT_INPUT;
+    cp->intern = vp_strmap_new();
+    vp_event ev;
+    int r;
+    int64_t idx = 0;
+    size_t cap = 0;
+    while ((r = vp_trace_next(t, &ev, err)) == 1)
+        take(cp, &ev, idx++, &cap);
+    vp_trace_close(t);
+    if (r != 0)
+        return VP_EXIT_INPUT;
+    pair_correlations(cp);
+    drop_last_step(cp);
+    return VP_EXIT_OK;
+}

@@ -1,0 +1,144 @@
+/* Unit tests for src/analysis/critpath*.c: a small step worked by hand
+ * through HTA's rules (a launch's lock span, nested ops, a launch-delay
+ * edge, a device sync waiting for the kernel), the window's choice and
+ * its errors, and data-loading attribution. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "vprof/critpath.h"
+
+#include "tmppath.h"
+
+/* Step 0 (0..100 us) on thread 1: aten::op 10..40 launches k (call 15..20,
+ * kernel 30..70 on stream 7, nothing queued before it: a launch delay of
+ * 15 us); cudaDeviceSynchronize 50..80 waits for k (Context Sync).
+ * Longest path: op start -> launch start (op, 5 us cpu_bound) -> k start
+ * (launch delay 15 us) -> k end (40 us gpu_compute_bound): 60 us; the sync
+ * call's end (k end -> sync end, weight 0) is as far, but networkx ends
+ * the path at the first node of greatest distance in topological order.  Step 1 (200..300) holds one op only;
+ * step 2 is the last: HTA's loader leaves it out. */
+static const char trace[] =
+    "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#0\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 30},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 15, \"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 30, \"dur\": 40, \"args\": {\"stream\": 7, \"correlation\": 1, \"device\": 0}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 30, \"args\": {\"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Context Sync\", \"pid\": 0, \"tid\": 7, \"ts\": 50, \"dur\": 30, \"args\": {\"stream\": -1, \"correlation\": 2, \"device\": 0}},\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 200, \"dur\": 100},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"dataloader::next\", \"pid\": 1, \"tid\": 1, \"ts\": 210, \"dur\": 30},\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#2\", \"pid\": 1, \"tid\": 1, \"ts\": 400, \"dur\": 100}\n"
+    "]}\n";
+
+static char dir[256], path[320];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-test-critpath")))
+        return -1;
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(trace, f);
+    fclose(f);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(path);
+    rmdir(dir);
+    return 0;
+}
+
+static void test_hand_worked_step(void **state)
+{
+    (void)state;
+    vp_critpath cp;
+    vp_cp_opts o = {.annotation = "ProfilerStep", .instance = 0};
+    vp_error err = {0};
+    assert_int_equal(vp_critpath_run(&cp, path, &o, &err), VP_EXIT_OK);
+    assert_int_equal(cp.instances, 2);
+    assert_int_equal(cp.dropped_last_step, 1);
+    assert_int_equal(cp.win_start, 0);
+    assert_int_equal(cp.win_end, 100);
+    assert_int_equal(cp.npath, 3);
+    const vp_cp_edge_type types[] = {VP_CP_OPERATOR, VP_CP_LAUNCH_DELAY, VP_CP_OPERATOR};
+    const int64_t weights[] = {5, 15, 40};
+    const char *const names[] = {"aten::op", NULL, "k"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(cp.path[i].type, types[i]);
+        assert_int_equal(cp.path[i].weight, weights[i]);
+        if (names[i])
+            assert_string_equal(cp.names[cp.rows[cp.path[i].row].name], names[i]);
+        else
+            assert_int_equal(cp.path[i].row, -1);
+    }
+    assert_int_equal(cp.bound_us[VP_CP_BOUND_CPU], 5);
+    assert_int_equal(cp.bound_us[VP_CP_BOUND_LAUNCH], 15);
+    assert_int_equal(cp.bound_us[VP_CP_BOUND_GPU_COMPUTE], 40);
+    assert_int_equal(cp.total_us, 60);
+    /* the path's events: op, the launch, k */
+    assert_int_equal(cp.ncritical, 3);
+    assert_int_equal(cp.rows[cp.critical_rows[0]].idx, 1);
+    assert_int_equal(cp.rows[cp.critical_rows[2]].idx, 3);
+    vp_critpath_free(&cp);
+}
+
+static void test_window_errors(void **state)
+{
+    (void)state;
+    vp_critpath cp;
+    vp_error err = {0};
+    vp_cp_opts o = {.annotation = "ProfilerStep", .instance = 2};
+    assert_int_equal(vp_critpath_run(&cp, path, &o, &err), VP_EXIT_INPUT);
+    assert_non_null(strstr(err.msg, "2 events are named like 'ProfilerStep'; instance 2"));
+    vp_critpath_free(&cp);
+    vp_error err2 = {0};
+    o = (vp_cp_opts){.annotation = "Iteration", .instance = 0};
+    assert_int_equal(vp_critpath_run(&cp, path, &o, &err2), VP_EXIT_INPUT);
+    assert_non_null(strstr(err2.msg, "no event named like 'Iteration'"));
+    vp_critpath_free(&cp);
+}
+
+static void test_data_loading(void **state)
+{
+    (void)state;
+    vp_critpath cp;
+    vp_error err = {0};
+    const char *const dl[] = {"dataloader", NULL};
+    vp_cp_opts o = {.annotation = "ProfilerStep", .instance = 1, .data_load = dl};
+    assert_int_equal(vp_critpath_run(&cp, path, &o, &err), VP_EXIT_OK);
+    assert_int_equal(cp.npath, 1);
+    assert_int_equal(cp.bound_us[VP_CP_BOUND_DATA_LOADING], 30);
+    vp_critpath_free(&cp);
+    /* the whole trace: step 0's path, then (a dependency between top-level
+     * calls) the op of step 1, cpu_bound without data-loading names */
+    o = (vp_cp_opts){.annotation = "", .instance = 0};
+    assert_int_equal(vp_critpath_run(&cp, path, &o, &err), VP_EXIT_OK);
+    assert_int_equal(cp.total_us, 90);
+    assert_int_equal(cp.bound_us[VP_CP_BOUND_CPU], 35);
+    assert_int_equal(cp.npath, 6);
+    vp_critpath_free(&cp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_worked_step),
+        cmocka_unit_test(test_window_errors),
+        cmocka_unit_test(test_data_loading),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
