@@ -16,8 +16,9 @@
 #define ROW 18        /* one bar's height with its gap */
 #define BAR 13
 #define LEGEND 22
-#define LABEL_CHARS 46  /* a longer label is cut, whole in its title */
+#define LABEL_CHARS 40  /* a longer label is cut, whole in its title */
 
+/* buf: 72 bytes at least. */
 static void human(char *buf, size_t n, vp_col_type unit, double v)
 {
     char tmp[64];
@@ -106,7 +107,7 @@ int vp_bars_svg(FILE *out, const vp_bar_chart *c)
     }
     int top = legend + MT;
     for (double v = lo; v <= hi + step * 1e-9; v += step) {
-        char lab[64];
+        char lab[72];
         human(lab, sizeof lab, c->unit, fabs(v) < step * 1e-9 ? 0 : v);
         double x = PX(v);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"currentColor\" "
@@ -133,7 +134,7 @@ int vp_bars_svg(FILE *out, const vp_bar_chart *c)
                 neg += v;
             const char *color = c->sign_colors && k == 1 ? (v > 0 ? "#d62728" : "#2ca02c")
                                                          : vp_plot_palette[s % VP_PLOT_COLORS];
-            char lab[64];
+            char lab[72];
             human(lab, sizeof lab, c->unit, v);
             fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
                     PX(from), y, PX(from + fabs(v)) - PX(from), BAR, color);

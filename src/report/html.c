@@ -224,17 +224,18 @@ void vp_html_figure_end(FILE *out)
     fputs("</figure>\n", out);
 }
 
-/* "Rank 0 · Step 551", or the one label column's text. */
+/* "Rank 0 · Step 551": a number says which column it is from, a text
+ * (a kernel's name) reads alone. */
 static char *bar_label(const vp_table *t, size_t r, const int *cols, size_t n)
 {
     vp_buf b = {0};
     char buf[CELL_BUF];
     for (size_t i = 0; i < n; i++) {
         const char *v = vp_table_cell_human(t, r, cols[i], buf, sizeof buf);
-        if (n == 1)
-            vp_buf_printf(&b, "%s", v);
-        else
-            vp_buf_printf(&b, "%s%s %s", i ? " \xc2\xb7 " : "", vp_table_col_title(t, cols[i]), v);
+        vp_buf_printf(&b, "%s", i ? " \xc2\xb7 " : "");
+        if (vp_table_col_type(t, cols[i]) != VP_COL_TEXT)
+            vp_buf_printf(&b, "%s ", vp_table_col_title(t, cols[i]));
+        vp_buf_printf(&b, "%s", v);
     }
     vp_buf_cstr(&b);
     return b.data;

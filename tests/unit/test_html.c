@@ -137,8 +137,8 @@ static void test_html_chart(void **state)
     assert_int_equal(vp_html_chart(f, t, "none", label, 2, none, 1, 0, 0), -1);
     char *s = done(f);
     assert_has(s, "<figure>\n<figcaption>time</figcaption>\n<svg ");
-    assert_has(s, "<title>Rank 0 \xc2\xb7 Name a&lt;&amp;&gt;&quot; 1.50 us</title>");
-    assert_has(s, "<title>Rank 1 \xc2\xb7 Name b 3.00 us</title>");
+    assert_has(s, "<title>Rank 0 \xc2\xb7 a&lt;&amp;&gt;&quot; 1.50 us</title>");
+    assert_has(s, "<title>Rank 1 \xc2\xb7 b 3.00 us</title>");
     assert_null(strstr(s, "Rank 2"));   /* max_bars 2 */
     assert_null(strstr(s, "none"));
     free(s);
