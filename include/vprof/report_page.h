@@ -19,8 +19,8 @@
  * left out without run, the page of a memory snapshot),
  * Kernels (top_kernels), Distributed (comm, collectives, spread,
  * stragglers: with two ranks or more), Memory (memory_svg, a chart of
- * vprof memory --plot inlined, may be NULL; memory_svg; a snapshot's
- * state, peak and oom; memory), Baseline
+ * vprof memory --plot inlined, may be NULL; a snapshot's peak,
+ * top_at_peak, state and oom; memory), Baseline
  * (baseline_runs, baseline_metrics, baseline_kernels).  A section whose
  * tables are absent is left out, but for Memory, which says why it is
  * empty.  Returns 0, or -1 on a write error. */

@@ -36,7 +36,8 @@ const vp_table_doc cmd_report_tables[] = {
     {"baseline_metrics", "every metric of both runs and its change (diff)"},
     {"baseline_kernels", "the kernels whose time changed most (diff)"},
     {"state", "a snapshot's memory at the end (memory)"},
-    {"peak", "a snapshot's peak and its largest live allocations (memory)"},
+    {"peak", "a snapshot's peak per device (memory)"},
+    {"top_at_peak", "the largest live allocations at the peak, with their sites (memory)"},
     {"oom", "a snapshot's out-of-memory events (memory)"},
     {NULL, NULL},
 };
@@ -66,7 +67,7 @@ const char cmd_report_usage[] =
     "      --table NAME     with -f csv/tsv/json/md: run, gpu_time, top_kernels, memory,\n"
     "                       mfu, findings, metrics, steps, comm, collectives, spread,\n"
     "                       stragglers, baseline_runs, baseline_metrics, baseline_kernels,\n"
-    "                       state, peak, oom, or list (what each holds)\n"
+    "                       state, peak, top_at_peak, oom, or list (what each holds)\n"
     "      --partial        accept truncated traces, with a warning\n"
     "  -q, --quiet          no warnings, no progress bar\n"
     "  -h, --help           this help\n"

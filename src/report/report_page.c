@@ -110,8 +110,9 @@ static void memory(const page *p)
         fputs(p->memory_svg, p->out);
         vp_html_figure_end(p->out);
     }
-    static const char *const snap[][2] = {{"state", "State at the end"},
-                                          {"peak", "The peak and its largest live allocations"},
+    static const char *const snap[][2] = {{"peak", "The peak"},
+                                          {"top_at_peak", "The largest live allocations at the peak"},
+                                          {"state", "State at the end"},
                                           {"oom", "Out of memory"}};
     int any = p->memory_svg != NULL;
     for (size_t i = 0; i < sizeof snap / sizeof *snap; i++)

@@ -121,9 +121,16 @@ expect_status 0
 python3 "$CHECK" mem.html >"$OUT_STDOUT"
 expect_stdout <<'END'
 sections: memory
-memory: charts 1, figures 1, tables 2
+memory: charts 1, figures 1, tables 3
 rows with a rank: 0
 END
+cp mem.html "$OUT_STDOUT"
+expect_stdout_has '<h3>The largest live allocations at the peak</h3>'
+vp memory -q -f json --top 20 "$SNAP"
+cp "$OUT_STDOUT" memory.json
+vp report -q -f json "$SNAP"
+cp "$OUT_STDOUT" mr.json
+same_tables mr.json memory.json:peak memory.json:top_at_peak memory.json:state
 
 case_ 'bad input: exit 3 naming the file, no page left'
 printf '{"traceEvents": [{"ph": "X", "name": ' >bad.json
