@@ -143,7 +143,11 @@ expect_stdout <<'END'
 END
 
 case_ 'an output that cannot be written: exit 3, nothing left'
-vp report -q -o nodir/page.html "$R0"
+cat >one.json <<'J'
+[{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 5, "dur": 8, "args": {"correlation": 1}},
+ {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 4, "args": {"stream": 7, "correlation": 1}}]
+J
+vp report -q -o nodir/page.html one.json
 expect_status 3
 expect_stderr_has 'cannot write nodir/page.html'
 
