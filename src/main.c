@@ -42,6 +42,8 @@ const vp_cmd vp_commands[] = {
     {"check", cmd_check, "CI gates on one run: --expect, --fail-if, --baseline", cmd_check_usage, NULL},
     {"record", cmd_record, "capture a trace of any CUDA program (CUPTI), or run msprof on Ascend",
      cmd_record_usage, NULL},
+    {"report", cmd_report, "the run on one self-contained HTML page: charts and tables, offline",
+     cmd_report_usage, cmd_report_tables},
     {"reduce", cmd_reduce, "merge partial results (--save-part) and print the command's tables",
      cmd_reduce_usage, NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -63,6 +63,22 @@ int vp_table_cols(const vp_table *t);
  * (e.g. "3 kernel events without dur were skipped"). */
 void vp_table_add_note(vp_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Reading a table back, for a front end that lays it out itself (the
+ * HTML page of vprof report): a column's bare title and type, a cell as
+ * the human formats print it ("1.23 ms", "-" when empty; buf holds at
+ * least 400 bytes), a cell's number (0 when it has none: empty, text or
+ * not finite), the notes, the column of a title (-1: none). */
+const char *vp_table_col_title(const vp_table *t, int col);
+vp_col_type vp_table_col_type(const vp_table *t, int col);
+const char *vp_table_cell_human(const vp_table *t, size_t row, int col, char *buf, size_t n);
+int vp_table_cell_number(const vp_table *t, size_t row, int col, double *out);
+size_t vp_table_nnotes(const vp_table *t);
+const char *vp_table_note(const vp_table *t, size_t i);
+int vp_table_find_col(const vp_table *t, const char *title);
+/* Renames a table: two commands' tables of one name side by side in one
+ * JSON object (vprof report's baseline_metrics beside metrics). */
+void vp_table_set_name(vp_table *t, const char *name);
+
 typedef struct vp_format_opts {
     vp_format format;
     int width;        /* terminal width for VP_FMT_TABLE; 0 = no limit */

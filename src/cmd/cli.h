@@ -69,6 +69,9 @@ int cmd_check(int argc, char **argv);
 extern const char cmd_check_usage[];
 int cmd_reduce(int argc, char **argv);
 extern const char cmd_reduce_usage[];
+int cmd_report(int argc, char **argv);
+extern const char cmd_report_usage[];
+extern const vp_table_doc cmd_report_tables[];
 extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
     cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[], cmd_launches_tables[],
     cmd_copies_tables[], cmd_critpath_tables[];

@@ -12,11 +12,11 @@
 #define MT 60
 #define MB 50
 
-static const char *const palette[] = {
+const char *const vp_plot_palette[VP_PLOT_COLORS] = {
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 };
 
-static void xml_text(FILE *out, const char *s)
+void vp_svg_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -32,7 +32,7 @@ static void xml_text(FILE *out, const char *s)
 }
 
 /* A "nice" step (1, 2 or 5 times a power of ten) for about n ticks. */
-static double nice_step(double range, int n)
+double vp_plot_nice_step(double range, int n)
 {
     double raw = range / n, p = 1;
     while (p * 10 <= raw)
@@ -122,7 +122,7 @@ int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *l
     double unit = 1;
     while (f.ymax / unit >= 1024)
         unit *= 1024;
-    double ystep = nice_step(f.ymax / unit, 5) * unit;
+    double ystep = vp_plot_nice_step(f.ymax / unit, 5) * unit;
     f.ymax = ystep * (double)(long)(f.ymax / ystep + 0.999);
     if (f.ymax <= 0)
         f.ymax = 1;
@@ -133,7 +133,7 @@ int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *l
             W, H, W, H);
     fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
     fputs("<text x=\"90\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", out);
-    xml_text(out, title);
+    vp_svg_text(out, title);
     fputs("</text>\n", out);
 
     /* Axes and grid. */
@@ -146,7 +146,7 @@ int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *l
                 W - MR, y);
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ML - 6, y + 4, lab);
     }
-    double xstep = nice_step(f.x1 - f.x0, 8);
+    double xstep = vp_plot_nice_step(f.x1 - f.x0, 8);
     for (double v = xstep * (double)(long)(f.x0 / xstep); v <= f.x1 * 1.0001; v += xstep) {
         if (v < f.x0)
             continue;
@@ -158,12 +158,12 @@ int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *l
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
             ML, MT, pw, ph);
     fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", ML + pw / 2, H - 12);
-    xml_text(out, x_label);
+    vp_svg_text(out, x_label);
     fputs("</text>\n", out);
 
     for (size_t i = 0; i < n; i++) {
         const vp_plot_series *s = &series[i];
-        const char *color = palette[i % (sizeof palette / sizeof palette[0])];
+        const char *color = vp_plot_palette[i % VP_PLOT_COLORS];
         if (s->dashed)
             polyline(out, &f, s, s->dashed, color, 1);
         polyline(out, &f, s, s->solid, color, 0);
@@ -173,16 +173,16 @@ int vp_plot_svg(FILE *out, const char *title, const char *x_label, const char *l
         fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", x, y, color);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\"%s>", x + (left ? -8 : 8), y - 8, color,
                 left ? " text-anchor=\"end\"" : "");
-        xml_text(out, s->peak_label);
+        vp_svg_text(out, s->peak_label);
         fputs("</text>\n", out);
         /* Legend. */
         double lx = ML + (double)i * 190;
         fprintf(out, "<line x1=\"%.0f\" y1=\"40\" x2=\"%.0f\" y2=\"40\" stroke=\"%s\" stroke-width=\"2\"/>\n",
                 lx, lx + 20, color);
         fprintf(out, "<text x=\"%.0f\" y=\"44\">", lx + 24);
-        xml_text(out, s->label);
+        vp_svg_text(out, s->label);
         fputc(' ', out);
-        xml_text(out, legend_suffix);
+        vp_svg_text(out, legend_suffix);
         fputs("</text>\n", out);
     }
     if (n == 0)

@@ -396,6 +396,52 @@ static const char *human_value(const column *col, const cell *c, char *buf, size
     return s ? s : "-";
 }
 
+/* ---- reading a table back (the HTML page, its charts) ---------------- */
+
+const char *vp_table_col_title(const vp_table *t, int col)
+{
+    return t->cols[col].title;
+}
+
+vp_col_type vp_table_col_type(const vp_table *t, int col)
+{
+    return t->cols[col].type;
+}
+
+const char *vp_table_cell_human(const vp_table *t, size_t row, int col, char *buf, size_t n)
+{
+    return human_value(&t->cols[col], &t->cols[col].cells[row], buf, n);
+}
+
+int vp_table_cell_number(const vp_table *t, size_t row, int col, double *out)
+{
+    return cell_double(&t->cols[col].cells[row], out);
+}
+
+size_t vp_table_nnotes(const vp_table *t)
+{
+    return t->nnotes;
+}
+
+const char *vp_table_note(const vp_table *t, size_t i)
+{
+    return t->notes[i];
+}
+
+void vp_table_set_name(vp_table *t, const char *name)
+{
+    free(t->name);
+    t->name = vp_strdup(name);
+}
+
+int vp_table_find_col(const vp_table *t, const char *title)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (strcmp(t->cols[c].title, title) == 0)
+            return c;
+    return -1;
+}
+
 static const char *unit_suffix(vp_col_type type)
 {
     switch (type) {

@@ -1,0 +1,201 @@
+/* vprof report: the run on one self-contained HTML page.  A second front
+ * end over the analyses of summary (the run's metrics and findings), steps
+ * (the breakdown), comm and diff, drawn from their views: it computes
+ * nothing of its own. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/inputs.h"
+#include "cmd/report.h"
+#include "cmd/runopts.h"
+#include "vprof/diff_view.h"
+#include "vprof/findings.h"
+#include "vprof/report_page.h"
+#include "vprof/summary_view.h"
+
+const vp_table_doc cmd_report_tables[] = {
+    {"run", "accelerator, devices, ranks, steps, step time (summary)"},
+    {"gpu_time", "GPU span and its shares (summary)"},
+    {"top_kernels", "the kernels with the most GPU time (summary)"},
+    {"memory", "peak memory per device from [memory] events (summary)"},
+    {"mfu", "model FLOPs utilization, with --model (summary)"},
+    {"findings", "what to look at, with the evidence (summary)"},
+    {"metrics", "every metric by name (summary)"},
+    {"steps", "per rank and step: GPU and CPU time breakdown (steps --per-rank)"},
+    {"comm", "per rank: computing, communication, overlap, exposed, free (comm)"},
+    {"collectives", "per collective: time, bytes, algbw, busbw (comm)"},
+    {"spread", "each time's min, median and max over ranks (comm)"},
+    {"stragglers", "the straggler of each step (comm)"},
+    {"baseline_runs", "the two runs side by side, with --baseline (diff)"},
+    {"baseline_metrics", "every metric of both runs and its change (diff)"},
+    {"baseline_kernels", "the kernels whose time changed most (diff)"},
+    {"state", "a snapshot's memory at the end (memory)"},
+    {"peak", "a snapshot's peak per device (memory)"},
+    {"top_at_peak", "the largest live allocations at the peak, with their sites (memory)"},
+    {"oom", "a snapshot's out-of-memory events (memory)"},
+    {NULL, NULL},
+};
+
+const char cmd_report_usage[] =
+    "usage: vprof report [options] TRACE...\n"
+    "\n"
+    "The run on one HTML page that opens anywhere, offline: an overview (devices,\n"
+    "ranks, steps, GPU busy and idle, MFU with --model, the findings of vprof\n"
+    "summary with their evidence, each step's breakdown as stacked bars), the\n"
+    "top kernels, the ranks and collectives (several ranks), memory, and with\n"
+    "--baseline what changed against another run. Each chart has its table\n"
+    "beside it. The page is self-contained (inline CSS and SVG, a small script\n"
+    "that only sorts tables and switches ranks; no network), follows the\n"
+    "system's light or dark theme and prints on A4. A memory snapshot (.pickle)\n"
+    "gives a memory page. `-f json` gives the page's tables as data.\n"
+    "\n"
+    VP_OPERANDS_USAGE
+    "\n"
+    "  -o, --output FILE    write the page there (default: standard output); it\n"
+    "                       appears whole or not at all\n"
+    "  -f, --format FMT     html (default), json, csv, tsv, md\n"
+    "      --baseline BASE  compare with another run (a trace or a directory of rank\n"
+    "                       traces): vprof diff's metrics and kernels\n"
+    "  --top N              kernels in the top table and chart (default 20, 0 = all)\n"
+    VP_RUN_USAGE
+    "      --table NAME     with -f csv/tsv/json/md: run, gpu_time, top_kernels, memory,\n"
+    "                       mfu, findings, metrics, steps, comm, collectives, spread,\n"
+    "                       stragglers, baseline_runs, baseline_metrics, baseline_kernels,\n"
+    "                       state, peak, top_at_peak, oom, or list (what each holds)\n"
+    "      --partial        accept truncated traces, with a warning\n"
+    "  -q, --quiet          no warnings, no progress bar\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "Sections and what each shows: docs/report.md.\n"
+    "\n"
+    "Examples:\n"
+    "  vprof report -o run.html rank*.json.gz\n"
+    "  vprof report -o run.html --model config.json --tokens-per-step 1048576 run/\n"
+    "  vprof report -o cmp.html --baseline base/ new/\n"
+    "  vprof report -o mem.html snapshot.pickle\n";
+
+enum { OPT_BASELINE = VP_OPT_FIRST_CMD };
+
+/* -f html is this command's; -f table is refused after the options. */
+typedef struct fmt_ctx {
+    int html, table;
+} fmt_ctx;
+
+static int report_format(void *ctx, const char *name)
+{
+    fmt_ctx *f = ctx;
+    if (strcmp(name, "html") == 0)
+        return f->html = 1;
+    if (strcmp(name, "table") == 0)
+        return f->table = 1;
+    f->html = 0;
+    return 0;
+}
+
+/* The page into path, whole or not at all: written under a temporary
+ * name beside it, renamed when complete. */
+static int write_page(const char *path, const vp_report_input *in)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return vp_report_write(stdout, in) == 0 && fflush(stdout) == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return VP_EXIT_INPUT;
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    /* mkstemp makes it 0600: the page gets the mode any new file gets. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fd >= 0)
+        fchmod(fd, 0666 & ~mask);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = f && vp_report_write(f, in) == 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    else if (!f && fd >= 0)
+        close(fd);
+    int err = errno;
+    if (ok && rename(tmp, path) != 0) {
+        ok = 0;
+        err = errno;
+    }
+    if (!ok) {
+        if (fd >= 0)
+            unlink(tmp);
+        fprintf(stderr, "vprof: cannot write %s: %s\n", path, strerror(err));
+    }
+    free(tmp);
+    return ok ? VP_EXIT_OK : VP_EXIT_INPUT;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        VP_COMMON_LONGOPTS,
+        VP_TABLE_LONGOPT,
+        VP_RUN_LONGOPTS,
+        VP_TOP_LONGOPT,
+        {"baseline", required_argument, 0, OPT_BASELINE},
+        {0, 0, 0, 0},
+    };
+    const vp_cmd *self = vp_cmd_find("report");
+    vp_report_input in;
+    vp_report_input_init(&in);
+    vp_common_init(&in.common);
+    vp_run_cli_init(&in.ro, "report");
+    fmt_ctx fmt = {1, 0};
+    in.common.own_format = report_format;
+    in.common.own_format_ctx = &fmt;
+    in.common.top = 20;
+    int c, status = VP_EXIT_USAGE;
+    optind = 1;
+    while ((c = vp_getopt(&in.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
+        status = VP_EXIT_USAGE;
+        int h = vp_run_option(&in.ro, "report", c, optarg);
+        if (h < 0)
+            goto out;
+        if (h == 1)
+            continue;
+        if (c == OPT_BASELINE) {
+            in.baseline = optarg;
+            continue;
+        }
+        vp_usage_error("report", "unexpected option");
+        goto out;
+    }
+    if (c == VP_OPT_EXIT)
+        goto out;
+    status = VP_EXIT_USAGE;
+    if (fmt.table) {
+        vp_usage_error("report", "-f table: the report is html (default), json, csv, tsv or md");
+        goto out;
+    }
+    if (fmt.html && in.common.table) {
+        vp_usage_error("report", "--table picks a table of -f json, csv, tsv or md, not of the "
+                                 "html page");
+        goto out;
+    }
+    if (optind >= argc) {
+        vp_usage_error("report", "no trace given (files, a directory of rank traces, or a "
+                                 "memory snapshot)");
+        goto out;
+    }
+    if ((status = vp_inputs_resolve("report", argv + optind, (size_t)(argc - optind), &in.inputs)))
+        goto out;
+    if ((status = vp_report_read(&in)) != VP_EXIT_OK)
+        goto out;
+    if (fmt.html)
+        status = write_page(in.common.output, &in);
+    else
+        status = vp_emit_tables(&in.common, in.tables, in.ntables, "vprof.report/1");
+out:
+    vp_report_input_free(&in);
+    return status;
+}
