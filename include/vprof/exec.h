@@ -9,7 +9,8 @@
  * handed over with its result, so that the caller can print it when the
  * item's turn comes and messages keep the item order too.  The pool
  * itself prints nothing.  MPI is not here: the library stays free of it
- * (the binary shares inputs among processes, cmd/scale.h). */
+ * (the binary shares inputs among processes, cmd/mpi.h); the driver of
+ * partial results over this pool is vprof/parts.h. */
 #ifndef VPROF_EXEC_H
 #define VPROF_EXEC_H
 

@@ -1,7 +1,8 @@
 /* Partial results as files (docs/partials.md): where --save-part puts one,
  * writing it, and reading one back for a reduce with the checks that keep
  * partials of another command, version or set of options out.  The MPI
- * share and the worker pool's order are the binary's (cmd/scale.h). */
+ * share is the binary's (cmd/mpi.h); the driver over the worker pool is
+ * vprof/parts.h. */
 #ifndef VPROF_PARTFILE_H
 #define VPROF_PARTFILE_H
 

@@ -48,7 +48,7 @@ typedef struct vp_run vp_run;
  * peaks as the memory metrics). */
 vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error *err);
 
-/* The same in parts, for reading files apart (cmd/scale.h): a run made
+/* The same in parts, for reading files apart (vprof/parts.h): a run made
  * by vp_run_new and given files with vp_run_add_file (position: the
  * file's place in the run, its rank when nothing else says) is a partial
  * result; vp_run_save writes it (docs/partials.md) and vp_run_merge adds

@@ -191,6 +191,12 @@ int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err)
     for (size_t i = 0; i < ns && !r.bad; i++) {
         size_t len;
         const char *t = vp_get_str(&r, &len);
+        /* a name is a C string: one with a NUL byte would save back as
+         * another (shorter) name (fuzz_part found it) */
+        if (t && memchr(t, '\0', len)) {
+            r.bad = 1;
+            break;
+        }
         map[i] = t ? intern(s, t, len) : 0;
     }
     size_t ng = vp_get_count(&r, 4);

@@ -224,17 +224,7 @@ static int read_ascend_dir(comm *c, const char *path)
     return status;
 }
 
-/* A partial result (docs/partials.md, "comm"): vp_comm_save's. */
-static void comm_save(void *ctx, vp_buf *b)
-{
-    vp_comm_save(&((comm *)ctx)->m, b);
-}
-
-static int comm_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_comm_merge(&((comm *)ctx)->m, p, n, err);
-}
-
+/* Input i alone, as a partial result (docs/partials.md, "comm"). */
 static int comm_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
 {
     comm one = {((const comm *)ctx)->common, i, -1, {0}};
@@ -250,7 +240,7 @@ static int comm_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
     else
         status = read_file(&one, input);
     if (status == VP_EXIT_OK)
-        comm_save(&one, out);
+        vp_comm_save(&one.m, out);
     vp_comm_free(&one.m);
     return status;
 }
@@ -276,7 +266,7 @@ int cmd_comm(int argc, char **argv)
         status = VP_EXIT_USAGE;
         goto out;
     }
-    vp_parts parts = {"comm", VP_COMM_PART_VERSION, comm_analyse, comm_merge, comm_save, &c};
+    vp_parts parts = {.cmd = "comm", .model = &c.m, .analyse = comm_analyse, .ctx = &c};
     if (opt == VP_OPT_EXIT || !vp_parts_operands(&c.common, &parts, argc, argv, &status))
         goto out;
     const vp_comm_rank *ranks = c.m.ranks;

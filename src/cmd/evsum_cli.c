@@ -13,32 +13,6 @@ typedef struct evcmd {
     vp_evsum result;
 } evcmd;
 
-static int ev_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_evsum_merge(&((evcmd *)ctx)->result, p, n, err);
-}
-
-static void ev_save(void *ctx, vp_buf *b)
-{
-    vp_evsum_save(&((evcmd *)ctx)->result, b);
-}
-
-static int ev_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
-{
-    (void)i;
-    const evcmd *e = ctx;
-    vp_evsum one;
-    vp_evsum_init(&one, &e->o);
-    vp_error err = {0};
-    int status = vp_evsum_read(&one, input, &err);
-    if (status == VP_EXIT_OK)
-        vp_evsum_save(&one, out);
-    else
-        vp_error_print(&err);
-    vp_evsum_free(&one);
-    return status;
-}
-
 int vp_evsum_command(int argc, char **argv, const char *name, vp_evsum_family family)
 {
     static const struct option longopts[] = {
@@ -71,7 +45,7 @@ int vp_evsum_command(int argc, char **argv, const char *name, vp_evsum_family fa
     e.o.partial = e.common.partial;
     e.o.say = e.common.verbose ? vp_verbose_say : NULL;
     vp_evsum_init(&e.result, &e.o);
-    vp_parts parts = {name, VP_EVSUM_PART_VERSION, ev_analyse, ev_merge, ev_save, &e};
+    vp_parts parts = {.cmd = name, .opts = &e.o, .model = &e.result};
     status = vp_parts_run(&e.common, &parts, argv + optind, (size_t)(argc - optind));
     if (status == VP_EXIT_OK) {
         vp_evsum_finish(&e.result);

@@ -172,32 +172,6 @@ static int compile(regex_t *re, const char *pattern, const char *opt)
     return 0;
 }
 
-static int kernels_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_kernels_merge(&((kernels *)ctx)->result, p, n, err);
-}
-
-static void kernels_save(void *ctx, vp_buf *b)
-{
-    vp_kernels_save(&((kernels *)ctx)->result, b);
-}
-
-/* A fresh result with k's options, for operand i alone. */
-static int kernels_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
-{
-    const kernels *k = ctx;
-    vp_kernels one;
-    vp_kernels_init(&one, &k->o);
-    vp_error err = {0};
-    int status = vp_kernels_read(&one, input, i, &err);
-    if (status == VP_EXIT_OK)
-        vp_kernels_save(&one, out);
-    else
-        vp_error_print(&err);
-    vp_kernels_free(&one);
-    return status;
-}
-
 int cmd_kernels(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -269,8 +243,7 @@ int cmd_kernels(int argc, char **argv)
     k.o.partial = k.common.partial;
     k.o.say = k.common.verbose ? vp_verbose_say : NULL;
     vp_kernels_init(&k.result, &k.o);
-    vp_parts parts = {"kernels", VP_KERNELS_PART_VERSION, kernels_analyse, kernels_merge,
-                      kernels_save, &k};
+    vp_parts parts = {.cmd = "kernels", .opts = &k.o, .model = &k.result};
     status = vp_parts_run(&k.common, &parts, argv + optind, (size_t)(argc - optind));
     if (status != VP_EXIT_OK) {
         if (status == VP_PARTS_DONE)

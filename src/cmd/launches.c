@@ -112,31 +112,6 @@ static int parse_sort(launches *l, const char *arg)
     return -1;
 }
 
-static int launches_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_launches_merge(&((launches *)ctx)->result, p, n, err);
-}
-
-static void launches_save(void *ctx, vp_buf *b)
-{
-    vp_launches_save(&((launches *)ctx)->result, b);
-}
-
-static int launches_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
-{
-    const launches *l = ctx;
-    vp_launches one;
-    vp_launches_init(&one, &l->o);
-    vp_error err = {0};
-    int status = vp_launches_read(&one, input, i, &err);
-    if (status == VP_EXIT_OK)
-        vp_launches_save(&one, out);
-    else
-        vp_error_print(&err);
-    vp_launches_free(&one);
-    return status;
-}
-
 int cmd_launches(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -200,8 +175,7 @@ int cmd_launches(int argc, char **argv)
     l.o.keep = !l.list ? 0 : l.common.top > 0 && !l.common.save_part && !l.common.mpi
                                  ? l.common.top : -1;
     vp_launches_init(&l.result, &l.o);
-    vp_parts parts = {"launches", VP_LAUNCHES_PART_VERSION, launches_analyse, launches_merge,
-                      launches_save, &l};
+    vp_parts parts = {.cmd = "launches", .opts = &l.o, .model = &l.result};
     status = vp_parts_run(&l.common, &parts, argv + optind, (size_t)(argc - optind));
     if (status != VP_EXIT_OK) {
         if (status == VP_PARTS_DONE)

@@ -211,18 +211,6 @@ static int mem_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
     return rc;
 }
 
-static int mem_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    mem_parts *c = ctx;
-    return vp_memevents_merge(c->m, p, n, err);
-}
-
-static void mem_save(void *ctx, vp_buf *out)
-{
-    const mem_parts *c = ctx;
-    vp_memevents_save(c->m, out);
-}
-
 static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
 {
     for (size_t i = 0; i < n && !vp_reducing; i++) {
@@ -233,7 +221,7 @@ static int report_traces(const mem_opts *o, char *const *inputs, size_t n)
                                             "at a time", inputs[i]);
     }
     mem_parts c = {o, vp_memevents_new(0)};
-    vp_parts parts = {"memory", VP_MEMEVENTS_PART_VERSION, mem_analyse, mem_merge, mem_save, &c};
+    vp_parts parts = {.cmd = "memory", .model = c.m, .analyse = mem_analyse, .ctx = &c};
     int rc = vp_parts_run(&o->common, &parts, inputs, n);
     if (rc == VP_EXIT_OK) {
         vp_memevents_finish(c.m);

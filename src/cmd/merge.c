@@ -1,6 +1,6 @@
 /* vprof merge: the options, the merge engine (vprof/merge.h), and what it
  * did said on standard error.  --mpi shares the inputs among MPI
- * processes through cmd/scale.h, the only place the binary talks MPI. */
+ * processes through cmd/mpi.h, the only place the binary talks MPI. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/inputs.h"
-#include "cmd/scale.h"
+#include "cmd/mpi.h"
 #include "vprof/ascend_files.h"
 #include "vprof/merge.h"
 #include "vprof/trace_writer.h"

@@ -123,32 +123,6 @@ static int parse_sort(ops_cmd *c, const char *arg)
     return -1;
 }
 
-static int ops_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_ops_merge(&((ops_cmd *)ctx)->result, p, n, err);
-}
-
-static void ops_save(void *ctx, vp_buf *b)
-{
-    vp_ops_save(&((ops_cmd *)ctx)->result, b);
-}
-
-/* A fresh result with c's options, for operand i alone. */
-static int ops_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
-{
-    const ops_cmd *c = ctx;
-    vp_ops one;
-    vp_ops_init(&one, &c->o);
-    vp_error err = {0};
-    int status = vp_ops_read(&one, input, i, &err);
-    if (status == VP_EXIT_OK)
-        vp_ops_save(&one, out);
-    else
-        vp_error_print(&err);
-    vp_ops_free(&one);
-    return status;
-}
-
 int cmd_ops(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -193,7 +167,7 @@ int cmd_ops(int argc, char **argv)
     c.o.partial = c.common.partial;
     c.o.say = c.common.verbose ? vp_verbose_say : NULL;
     vp_ops_init(&c.result, &c.o);
-    vp_parts parts = {"ops", VP_OPS_PART_VERSION, ops_analyse, ops_merge, ops_save, &c};
+    vp_parts parts = {.cmd = "ops", .opts = &c.o, .model = &c.result};
     status = vp_parts_run(&c.common, &parts, argv + optind, (size_t)(argc - optind));
     if (status == VP_EXIT_OK) {
         vp_ops_finish(&c.result, c.sort);

@@ -13,6 +13,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/scale.h"
+#include "vprof/analyses.h"
 #include "vprof/error.h"
 #include "vprof/part.h"
 #include "vprof/util.h"
@@ -96,10 +97,15 @@ int cmd_reduce(int argc, char **argv)
         return VP_EXIT_INPUT;
     }
     vp_buf_free(&data);
+    /* The commands that make partials are the analyses' table's. */
     const vp_cmd *cmd = vp_cmd_find(h.command);
-    if (!cmd || strcmp(h.command, "reduce") == 0) {
-        fprintf(stderr, "vprof: reduce: %s: made by '%s', which this vprof does not have\n",
-                argv[optind], h.command);
+    if (!cmd || !vp_analysis_find(h.command)) {
+        if (cmd)
+            fprintf(stderr, "vprof: reduce: %s: made by '%s', which makes no partial results\n",
+                    argv[optind], h.command);
+        else
+            fprintf(stderr, "vprof: reduce: %s: made by '%s', which this vprof does not have\n",
+                    argv[optind], h.command);
         vp_buf_free(&h.options);
         return VP_EXIT_INPUT;
     }

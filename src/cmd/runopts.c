@@ -47,58 +47,29 @@ int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg)
     }
 }
 
-typedef struct run_ctx {
-    vp_run *run;
-    vp_run_opts opts;
-} run_ctx;
-
-static int run_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
-{
-    const run_ctx *rc = ctx;
-    vp_error err = {0};
-    vp_run *one = vp_run_new();
-    int st = VP_EXIT_OK;
-    if (vp_run_add_file(one, input, (long)i, &rc->opts, &err) != 0) {
-        vp_error_print(&err);
-        st = err.status ? err.status : VP_EXIT_INPUT;
-    } else {
-        vp_run_save(one, out);
-    }
-    vp_run_free(one);
-    return st;
-}
-
-static int run_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_run_merge(((run_ctx *)ctx)->run, p, n, err);
-}
-
-static void run_save(void *ctx, vp_buf *out)
-{
-    vp_run_save(((run_ctx *)ctx)->run, out);
-}
-
 vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char *const *paths,
                         size_t n, int *status)
 {
-    run_ctx rc = {vp_run_new(), o->run};
-    rc.opts.steps = common->steps;
-    rc.opts.steps_given = common->has_steps;
-    rc.opts.partial = common->partial;
-    vp_parts parts = {o->cmd, VP_RUN_PART_VERSION, run_analyse, run_merge, run_save, &rc};
+    vp_run_opts opts = o->run;
+    opts.steps = common->steps;
+    opts.steps_given = common->has_steps;
+    opts.partial = common->partial;
+    vp_run *run = vp_run_new();
+    /* check and diff read their runs as summary does: one analysis */
+    vp_parts parts = {.cmd = o->cmd, .opts = &opts, .model = run, .analysis = "summary"};
     int st = vp_parts_run(common, &parts, paths, n);
     if (st != VP_EXIT_OK) {
-        vp_run_free(rc.run);
+        vp_run_free(run);
         *status = st == VP_PARTS_DONE ? VP_EXIT_OK : st;
         return NULL;
     }
-    vp_run_finish(rc.run);
+    vp_run_finish(run);
     vp_error err = {0};
-    if (o->mfu.model && vp_run_add_mfu(rc.run, &o->mfu, &err) != 0) {
-        vp_run_free(rc.run);
+    if (o->mfu.model && vp_run_add_mfu(run, &o->mfu, &err) != 0) {
+        vp_run_free(run);
         vp_error_print(&err);
         *status = err.status ? err.status : VP_EXIT_INPUT;
         return NULL;
     }
-    return rc.run;
+    return run;
 }

@@ -1,365 +1,62 @@
-/* Partial results: worker processes, --save-part, vprof reduce and MPI
- * (cmd/scale.h, docs/scale.md, docs/partials.md). */
+/* Partial results on the command line (cmd/scale.h): the library's driver
+ * (vprof/parts.h) given the command's entry, model and options, the
+ * operands resolved, --save-part's headers, a printer for what the driver
+ * says, and the MPI share (cmd/mpi.h). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/inputs.h"
+#include "cmd/mpi.h"
 #include "cmd/scale.h"
+#include "vprof/analyses.h"
 #include "vprof/exec.h"
-#include "vprof/error.h"
-#include "vprof/partfile.h"
-#include "vprof/util.h"
-
-#ifndef VPROF_HAVE_MPI
-#define VPROF_HAVE_MPI 0
-#endif
-#if VPROF_HAVE_MPI
-#include <mpi.h>
-#endif
+#include "vprof/parts.h"
 
 int vp_reducing;
 
-/* Where the partials go once their turn comes: merged, or written one
- * file per input (--save-part with %i). */
-typedef struct sink {
-    const vp_common_opts *o;
-    const vp_parts *p;
-    long rank;          /* MPI rank, 0 without MPI */
-    int each;           /* --save-part has %i */
-} sink;
-
-static int write_part(const sink *k, const char *path, const void *payload, size_t n,
-                      uint64_t inputs)
+static void print_error(void *ctx, const vp_error *err)
 {
-    vp_part_kind kind = {k->p->cmd, k->p->version, NULL, 0};
-    kind.options = vp_shape_options(&kind.noptions);
-    vp_error err = {0};
-    if (vp_part_save(path, &kind, inputs, payload, n, &err) != 0) {
-        vp_error_print(&err);
+    (void)ctx;
+    vp_error_print(err);
+}
+
+/* A worker's standard error, as it wrote it. */
+static void print_echo(void *ctx, const char *text, size_t n)
+{
+    (void)ctx;
+    fwrite(text, 1, n, stderr);
+}
+
+static int parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n)
+{
+    const char *name = p->analysis ? p->analysis : p->cmd;
+    const vp_analysis *a = vp_analysis_find(name);
+    if (!a) {
+        /* a command wired to an analysis the table lacks: a bug here */
+        fprintf(stderr, "vprof: %s: no analysis '%s' makes partial results\n", p->cmd, name);
         return VP_EXIT_INPUT;
     }
-    return VP_EXIT_OK;
-}
-
-static int consume(const sink *k, const char *input, size_t i, const void *part, size_t n)
-{
-    if (k->each) {
-        char *path = vp_part_path(k->o->save_part, k->rank, i);
-        int st = write_part(k, path, part, n, 1);
-        free(path);
-        return st;
-    }
-    vp_error err = {0};
-    if (k->p->merge(k->p->ctx, part, n, &err) != 0) {
-        fprintf(stderr, "vprof: %s: %s: %s\n", k->p->cmd, input, err.msg);
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
-}
-
-typedef struct pooled {
-    const sink *k;
-    char *const *inputs;
-} pooled;
-
-static int pooled_work(void *ctx, size_t i, int worker, vp_buf *out)
-{
-    (void)worker;
-    const pooled *x = ctx;
-    return x->k->p->analyse(x->k->p->ctx, x->inputs[i], i, out);
-}
-
-/* Input i's partial at its turn: the worker's messages printed, the
- * partial consumed. */
-static int pooled_take(void *ctx, size_t i, const vp_pool_result *r)
-{
-    const pooled *x = ctx;
-    const sink *k = x->k;
-    if (r->worker) {
-        fwrite(r->msg, 1, r->nmsg, stderr);
-        if (!r->ok) {
-            if (r->signal)
-                fprintf(stderr, "vprof: %s: %s: the worker process %ld died of signal %d (%s)\n",
-                        k->p->cmd, x->inputs[i], r->pid, r->signal, strsignal(r->signal));
-            else
-                fprintf(stderr, "vprof: %s: %s: the worker process %ld failed without a result\n",
-                        k->p->cmd, x->inputs[i], r->pid);
-            return VP_EXIT_INPUT;
-        }
-    }
-    if (r->status != VP_EXIT_OK)
-        return r->status;
-    return consume(k, x->inputs[i], i, r->data, r->n);
-}
-
-/* Inputs [first, last) with up to jobs workers, consumed strictly in order
- * (the index of an input is its position among all the operands). */
-static int run_inputs(const sink *k, long jobs, char *const *inputs, size_t first, size_t last)
-{
-    pooled x = {k, inputs};
-    vp_pool pool = {pooled_work, pooled_take, NULL, &x};
-    vp_error err = {0};
-    int st = vp_pool_run(&pool, jobs, first, last, &err);
-    if (err.status)
-        fprintf(stderr, "vprof: %s: %s\n", k->p->cmd, err.msg);
-    return st;
-}
-
-/* vprof reduce: the operands are partials of this command, made with the
- * options this process was given again (vprof reduce read them from the
- * first header). */
-static int take_loaded(void *ctx, const char *path, size_t i, const void *payload, size_t n)
-{
-    return consume(ctx, path, i, payload, n);
-}
-
-static int reduce(const sink *k, char *const *inputs, size_t n)
-{
-    vp_part_kind kind = {k->p->cmd, k->p->version, NULL, 0};
-    kind.options = vp_shape_options(&kind.noptions);
-    vp_error err = {0};
-    int st = vp_part_load_each(&kind, inputs, n, take_loaded, (void *)k, &err);
-    if (err.status)
-        vp_error_print(&err);
-    return st;
-}
-
-/* --save-part without %i: this process's merged result in one file. */
-static int save_merged(const sink *k, size_t inputs)
-{
-    vp_buf payload = {0};
-    k->p->save(k->p->ctx, &payload);
-    char *path = vp_part_path(k->o->save_part, k->rank, 0);
-    int st = write_part(k, path, payload.data, payload.len, inputs);
-    free(path);
-    vp_buf_free(&payload);
-    return st;
-}
-
+    vp_parts_job j = {
+        .command = p->cmd, .a = a, .model = p->model, .opts = p->opts,
+        .analyse = p->analyse, .ctx = p->ctx, .save_part = o->save_part,
+        .hooks = {print_error, print_echo, NULL},
+    };
+    j.options = vp_shape_options(&j.noptions);
 #if VPROF_HAVE_MPI
-/* This process's share of the inputs (contiguous, so that rank order is
- * input order), analysed; the partials gathered to rank 0 in rank order
- * and merged there. */
-static int run_mpi_share(sink *k, char *const *inputs, size_t n);
-static int run_mpi_local(sink *k, char *const *inputs, size_t n);
-
-/* The operands, globs expanded by this process (vprof/exec.h). */
-char **vp_mpi_expand(const char *cmd, int local, char *const *inputs, size_t n, size_t *nout)
-{
-    vp_error err = {0};
-    char **list = vp_operands_expand(inputs, n, local, nout, &err);
-    if (!list)
-        fprintf(stderr, "vprof: %s: %s\n", cmd, err.msg);
-    return list;
-}
-
-void vp_mpi_list_free(char **list, size_t n)
-{
-    vp_operands_free(list, n);
-}
-
-static int run_mpi(sink *k, char *const *inputs, size_t n)
-{
-    size_t nl = 0;
-    char **list = vp_mpi_expand(k->p->cmd, k->o->local, inputs, n, &nl);
-    if (!list)
-        return VP_EXIT_INPUT;
-    int st = k->o->local ? run_mpi_local(k, list, nl) : run_mpi_share(k, list, nl);
-    vp_mpi_list_free(list, nl);
-    return st;
-}
-
-/* The peers of a merge: one message at a time to process 0, tagged apart
- * from anything else. */
-#define PEER_TAG 7201
-
-static int peer_send(void *ctx, const void *p, size_t n)
-{
-    (void)ctx;
-    if (n > (size_t)0x7fffffff)
-        return -1;
-    return MPI_Send(p, (int)n, MPI_BYTE, 0, PEER_TAG, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
-}
-
-static int peer_recv(void *ctx, int from, vp_buf *out)
-{
-    (void)ctx;
-    MPI_Status ms;
-    int n = 0;
-    if (MPI_Probe(from, PEER_TAG, MPI_COMM_WORLD, &ms) != MPI_SUCCESS ||
-        MPI_Get_count(&ms, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
-        return -1;
-    out->len = 0;
-    vp_buf_reserve(out, (size_t)n + 1);
-    if (MPI_Recv(out->data, n, MPI_BYTE, from, PEER_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-        MPI_SUCCESS)
-        return -1;
-    out->len = (size_t)n;
-    return 0;
-}
-
-void vp_mpi_peers(vp_merge_peers *pe)
-{
-    int inited = 0;
-    MPI_Initialized(&inited);
-    if (!inited)
-        MPI_Init(NULL, NULL);
-    memset(pe, 0, sizeof *pe);
-    MPI_Comm_rank(MPI_COMM_WORLD, &pe->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &pe->size);
-    pe->send = peer_send;
-    pe->recv = peer_recv;
-}
-
-void vp_mpi_abort(const char *cmd, int status)
-{
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    fprintf(stderr, "vprof: %s: MPI process %d of %d failed; aborting the job\n", cmd, rank, size);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, status);
-}
-
-void vp_mpi_finish(void)
-{
-    MPI_Finalize();
-}
-
-static int run_share(sink *k, char *const *inputs, size_t first, size_t last, int local);
-
-static int run_mpi_share(sink *k, char *const *inputs, size_t n)
-{
-    int inited = 0, rank = 0, size = 1;
-    MPI_Initialized(&inited);
-    if (!inited)
-        MPI_Init(NULL, NULL);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    size_t first = n * (size_t)rank / (size_t)size, last = n * ((size_t)rank + 1) / (size_t)size;
-    return run_share(k, inputs, first, last, 0);
-}
-
-/* --local: the files this node has (its processes see the same local
- * disk), shared among this node's processes as --mpi shares all of them
- * among all processes.  The partials reach rank 0 in MPI rank order. */
-static int run_mpi_local(sink *k, char *const *inputs, size_t n)
-{
-    int inited = 0;
-    MPI_Initialized(&inited);
-    if (!inited)
-        MPI_Init(NULL, NULL);
-    MPI_Comm node;
-    int nrank = 0, nsize = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &nrank);
-    MPI_Comm_size(node, &nsize);
-    MPI_Comm_free(&node);
-    unsigned long long mine = n, total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    if (total == 0) {
-        int rank = 0;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0)
-            fprintf(stderr, "vprof: %s: --local: no node has any of the files named\n", k->p->cmd);
-        MPI_Finalize();
-        return VP_EXIT_INPUT;
-    }
-    size_t first = n * (size_t)nrank / (size_t)nsize, last = n * ((size_t)nrank + 1) / (size_t)nsize;
-    return run_share(k, inputs, first, last, 1);
-}
-
-/* This process's inputs [first, last) analysed; the partials of every
- * process gathered to rank 0 and merged there in rank order (a process
- * without inputs sends nothing). */
-static int run_share(sink *k, char *const *inputs, size_t first, size_t last, int local)
-{
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    k->rank = rank;
-    long jobs = k->o->jobs ? k->o->jobs : 1;
-    int st = vp_reducing ? reduce(k, inputs + first, last - first)
-                         : run_inputs(k, jobs, inputs, first, last);
-    if (st != VP_EXIT_OK) {
-        char host[MPI_MAX_PROCESSOR_NAME] = "";
-        int len = 0;
-        MPI_Get_processor_name(host, &len);
-        fprintf(stderr, "vprof: %s: MPI process %d of %d (%s) failed on its %sinputs %zu..%zu; "
-                        "aborting the job\n",
-                k->p->cmd, rank, size, host, local ? "node's " : "", first, last ? last - 1 : 0);
-        fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, st);
-        return st;
-    }
-    if (k->o->save_part) {
-        if (!k->each)
-            st = save_merged(k, last - first);
-        MPI_Finalize();
-        return st != VP_EXIT_OK ? st : VP_PARTS_DONE;
-    }
-    vp_buf mine = {0};
-    if (rank != 0)
-        k->p->save(k->p->ctx, &mine);
-    /* Gatherv counts are ints: a partial over 2 GiB is refused. */
-    if (mine.len > (size_t)0x7fffffff) {
-        fprintf(stderr, "vprof: %s: MPI process %d: partial result of %zu bytes is over 2 GiB\n",
-                k->p->cmd, rank, mine.len);
-        MPI_Abort(MPI_COMM_WORLD, VP_EXIT_INPUT);
-    }
-    int len = (int)mine.len;
-    int count = last > first;
-    int *lens = NULL, *offs = NULL, *counts = NULL;
-    char *all = NULL;
-    if (rank == 0) {
-        lens = vp_calloc((size_t)size, sizeof *lens);
-        offs = vp_calloc((size_t)size, sizeof *offs);
-        counts = vp_calloc((size_t)size, sizeof *counts);
-    }
-    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-        long long total = 0;
-        for (int r = 0; r < size; r++) {
-            offs[r] = (int)total;
-            total += lens[r];
-        }
-        if (total > 0x7fffffff) {
-            fprintf(stderr, "vprof: %s: the partial results add up to %lld bytes, over MPI's 2 GiB\n",
-                    k->p->cmd, total);
-            MPI_Abort(MPI_COMM_WORLD, VP_EXIT_INPUT);
-        }
-        all = vp_malloc(total ? (size_t)total : 1);
-    }
-    MPI_Gatherv(mine.data, len, MPI_BYTE, all, lens, offs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    vp_buf_free(&mine);
-    if (rank == 0) {
-        /* rank 0's own share is already in ctx, and comes first */
-        for (int r = 1; r < size && st == VP_EXIT_OK; r++) {
-            if (!counts[r])
-                continue;  /* a process without inputs */
-            vp_error err = {0};
-            if (k->p->merge(k->p->ctx, all + offs[r], (size_t)lens[r], &err) != 0) {
-                fprintf(stderr, "vprof: %s: the partial result of MPI process %d: %s\n",
-                        k->p->cmd, r, err.msg);
-                st = VP_EXIT_INPUT;
-            }
-        }
-        free(all);
-        free(lens);
-        free(offs);
-        free(counts);
-    }
-    MPI_Finalize();
+    if (o->mpi)
+        return vp_mpi_parts(o, &j, vp_reducing, inputs, n);
+#endif
+    int st = vp_reducing ? vp_parts_reduce(&j, inputs, n)
+                         : vp_parts_analyse(&j, o->jobs ? o->jobs : vp_online_cores(), inputs, 0, n);
     if (st != VP_EXIT_OK)
         return st;
-    return rank == 0 ? VP_EXIT_OK : VP_PARTS_DONE;
+    if (o->save_part) {
+        if (!vp_parts_each(&j) && (st = vp_parts_save(&j, n)) != VP_EXIT_OK)
+            return st;
+        return VP_PARTS_DONE;
+    }
+    return VP_EXIT_OK;
 }
-#endif
-
-static int parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n);
 
 /* Every command's operands pass through vp_inputs_resolve here (once
  * more for those that resolved them already: a no-op), except the .vpart
@@ -375,23 +72,4 @@ int vp_parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs
     st = parts_run(o, p, in.paths, in.n);
     vp_inputs_free(&in);
     return st;
-}
-
-static int parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n)
-{
-    sink k = {o, p, 0, o->save_part && strstr(o->save_part, "%i") != NULL};
-#if VPROF_HAVE_MPI
-    if (o->mpi)
-        return run_mpi(&k, inputs, n);
-#endif
-    int st = vp_reducing ? reduce(&k, inputs, n)
-                         : run_inputs(&k, o->jobs ? o->jobs : vp_online_cores(), inputs, 0, n);
-    if (st != VP_EXIT_OK)
-        return st;
-    if (o->save_part) {
-        if (!k.each && (st = save_merged(&k, n)) != VP_EXIT_OK)
-            return st;
-        return VP_PARTS_DONE;
-    }
-    return VP_EXIT_OK;
 }

@@ -189,17 +189,7 @@ static int read_ascend(stepsc *s, const char *path, int is_dir, vp_asc_file kind
     return status;
 }
 
-/* A partial result (docs/partials.md, "steps"): vp_breakdown_save's. */
-static void steps_save(void *ctx, vp_buf *b)
-{
-    vp_breakdown_save(&((stepsc *)ctx)->b, b);
-}
-
-static int steps_merge(void *ctx, const void *p, size_t n, vp_error *err)
-{
-    return vp_breakdown_merge(&((stepsc *)ctx)->b, p, n, err);
-}
-
+/* Input i alone, as a partial result (docs/partials.md, "steps"). */
 static int steps_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
 {
     const stepsc *all = ctx;
@@ -210,7 +200,7 @@ static int steps_analyse(void *ctx, const char *input, size_t i, vp_buf *out)
                      ? read_ascend(&one, input, a.is_dir, a.kind, (long)i)
                      : read_file(&one, input);
     if (status == VP_EXIT_OK)
-        steps_save(&one, out);
+        vp_breakdown_save(&one.b, out);
     vp_breakdown_free(&one.b);
     return status;
 }
@@ -268,7 +258,7 @@ int cmd_steps(int argc, char **argv)
                                          "breakdown's kernel wait)");
         goto out;
     }
-    vp_parts parts = {"steps", VP_BREAKDOWN_PART_VERSION, steps_analyse, steps_merge, steps_save, &s};
+    vp_parts parts = {.cmd = "steps", .model = &s.b, .analyse = steps_analyse, .ctx = &s};
     if (opt == VP_OPT_EXIT || !vp_parts_operands(&s.common, &parts, argc, argv, &status))
         goto out;
     vp_table *tables[3];

@@ -160,6 +160,20 @@ expect_status 3
 expect_stderr <<END
 vprof: reduce: $WORK/q/comm-a.vpart: a partial result of vprof comm, not of vprof kernels
 END
+case_ "reduce: a partial of a command that makes none (the analyses' table, vprof/analyses.h)"
+printf 'VPART\r\n\032\001\003mfu\001\000\001\000' >"$WORK/q/mfu.vpart"
+vp reduce "$WORK/q/mfu.vpart"
+expect_status 3
+expect_stderr <<END
+vprof: reduce: $WORK/q/mfu.vpart: made by 'mfu', which makes no partial results
+END
+case_ "reduce: a partial of a command this vprof lacks"
+printf 'VPART\r\n\032\001\003zzz\001\000\001\000' >"$WORK/q/zzz.vpart"
+vp reduce "$WORK/q/zzz.vpart"
+expect_status 3
+expect_stderr <<END
+vprof: reduce: $WORK/q/zzz.vpart: made by 'zzz', which this vprof does not have
+END
 case_ "reduce: a truncated partial"
 head -c 300 "$WORK/q/task1.vpart" >"$WORK/q/cut.vpart"
 vp reduce "$WORK/q/task0.vpart" "$WORK/q/cut.vpart"

@@ -1,24 +1,23 @@
 /* libFuzzer target for partial results (src/util/part.c, docs/partials.md):
- * the header reader, and the summary/check (vp_run_merge), memory
- * (vp_memevents_merge), comm (vp_comm_merge), steps (vp_breakdown_merge)
- * and kernels (vp_kernels_merge) payloads: every command's merge that
- * `vprof reduce` runs on files anyone may hand it.
+ * the header reader, and the payload of every analysis in the table of
+ * vprof/analyses.h (kernels, ops, launches, api, copies, ranges, comm,
+ * steps, summary, check, memory): every merge that `vprof reduce` runs on
+ * files anyone may hand it.  A command added to the table is fuzzed here
+ * without a line more.
  *
  * The input is copied into a buffer of exactly its size, so that ASan
  * catches a read past the end.  Cross-checks: a header that reads back is
  * written again and reads back the same; a payload that merges into an
- * empty run is saved, merged into another, and saved the same again (the
- * merge of one partial is a fixed point), and the run's metrics compute
- * without undefined behaviour. */
+ * empty model (the entry's widest) is saved, merged into another, and
+ * saved the same again (the merge of one partial is a fixed point), and
+ * the entry's finish (the run's metrics, the memory curves, the kernel
+ * summaries ...) runs on it without undefined behaviour. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/breakdown.h"
-#include "vprof/comm.h"
-#include "vprof/kernels.h"
-#include "vprof/memevents.h"
+#include "vprof/analyses.h"
 #include "vprof/part.h"
 #include "vprof/runstats.h"
 #include "vprof/util.h"
@@ -47,100 +46,32 @@ static void header_again(const vp_part_header *h, const void *payload, size_t n)
     vp_buf_free(&b);
 }
 
-static void run_payload(const void *payload, size_t n)
-{
-    vp_run *r = vp_run_new();
-    vp_error err = {0};
-    if (vp_run_merge(r, payload, n, &err) == 0) {
-        vp_buf s1 = {0}, s2 = {0};
-        vp_run_save(r, &s1);
-        vp_run *again = vp_run_new();
-        CHECK(vp_run_merge(again, s1.data, s1.len, &err) == 0);
-        vp_run_save(again, &s2);
-        CHECK(s1.len == s2.len && memcmp(s1.data, s2.data, s1.len) == 0);
-        vp_run_finish(again);
-        for (size_t i = 0; i < vp_run_nmetrics(again); i++)
-            (void)vp_run_metric(again, i)->value;
-        vp_run_free(again);
-        vp_buf_free(&s1);
-        vp_buf_free(&s2);
-    } else {
-        CHECK(err.status == 3);
-    }
-    vp_run_free(r);
-}
-
-static void memory_payload(const void *payload, size_t n)
-{
-    vp_memevents *m = vp_memevents_new(0);
-    vp_error err = {0};
-    if (vp_memevents_merge(m, payload, n, &err) == 0) {
-        vp_buf s1 = {0}, s2 = {0};
-        vp_memevents_save(m, &s1);
-        vp_memevents *again = vp_memevents_new(0);
-        CHECK(vp_memevents_merge(again, s1.data, s1.len, &err) == 0);
-        vp_memevents_save(again, &s2);
-        CHECK(s1.len == s2.len && memcmp(s1.data, s2.data, s1.len) == 0);
-        vp_memevents_finish(again);
-        vp_memevents_free(again);
-        vp_buf_free(&s1);
-        vp_buf_free(&s2);
-    } else {
-        CHECK(err.status == 3);
-    }
-    vp_memevents_free(m);
-}
-
 /* A payload merged into an empty model, saved, merged into another and
- * saved again: the same bytes (the merge of one partial is a fixed
- * point), or an input error. */
-#define ROUND_TRIP(type, init, merge, save, free_) \
-    do { \
-        type m, again; \
-        vp_error err = {0}; \
-        init(&m); \
-        if (merge(&m, payload, n, &err) == 0) { \
-            vp_buf s1 = {0}, s2 = {0}; \
-            save(&m, &s1); \
-            init(&again); \
-            CHECK(merge(&again, s1.data, s1.len, &err) == 0); \
-            save(&again, &s2); \
-            CHECK(s1.len == s2.len && memcmp(s1.data, s2.data, s1.len) == 0); \
-            free_(&again); \
-            vp_buf_free(&s1); \
-            vp_buf_free(&s2); \
-        } else { \
-            CHECK(err.status == 3); \
-        } \
-        free_(&m); \
-    } while (0)
-
-static void comm_payload(const void *payload, size_t n)
+ * saved again: the same bytes, or an input error. */
+static void round_trip(const vp_analysis *a, const void *payload, size_t n)
 {
-    ROUND_TRIP(vp_comm, vp_comm_init, vp_comm_merge, vp_comm_save, vp_comm_free);
-}
-
-static void steps_payload(const void *payload, size_t n)
-{
-    ROUND_TRIP(vp_breakdown, vp_breakdown_init, vp_breakdown_merge, vp_breakdown_save,
-               vp_breakdown_free);
-}
-
-/* kernels' model takes its grouping as options; every dimension and the
- * name, so that any group key a partial holds has a place. */
-static void kernels_init(vp_kernels *k)
-{
-    static const vp_kernels_opts o = {
-        .by_name = 1,
-        .dims = VP_KDIM_CLASS | VP_KDIM_STREAM | VP_KDIM_RANK | VP_KDIM_DEVICE | VP_KDIM_TYPE |
-                VP_KDIM_CORE,
-    };
-    vp_kernels_init(k, &o);
-}
-
-static void kernels_payload(const void *payload, size_t n)
-{
-    ROUND_TRIP(vp_kernels, kernels_init, vp_kernels_merge, vp_kernels_save, vp_kernels_free);
+    void *m = a->new_model(NULL);
+    vp_error err = {0};
+    if (a->merge(m, payload, n, &err) == 0) {
+        vp_buf s1 = {0}, s2 = {0};
+        a->save(m, &s1);
+        void *again = a->new_model(NULL);
+        CHECK(a->merge(again, s1.data, s1.len, &err) == 0);
+        a->save(again, &s2);
+        CHECK(s1.len == s2.len && memcmp(s1.data, s2.data, s1.len) == 0);
+        if (a->finish) {
+            a->finish(again);
+            if (!strcmp(a->command, "summary") || !strcmp(a->command, "check"))
+                for (size_t i = 0; i < vp_run_nmetrics(again); i++)
+                    (void)vp_run_metric(again, i)->value;
+        }
+        a->free_model(again);
+        vp_buf_free(&s1);
+        vp_buf_free(&s2);
+    } else {
+        CHECK(err.status == 3);
+    }
+    a->free_model(m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -159,16 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(strlen(h.command) < sizeof h.command);
         CHECK(!h.options.len || h.options.data[h.options.len - 1] == '\0');
         header_again(&h, payload, n);
-        if (!strcmp(h.command, "summary") || !strcmp(h.command, "check"))
-            run_payload(payload, n);
-        else if (!strcmp(h.command, "memory"))
-            memory_payload(payload, n);
-        else if (!strcmp(h.command, "comm"))
-            comm_payload(payload, n);
-        else if (!strcmp(h.command, "steps"))
-            steps_payload(payload, n);
-        else if (!strcmp(h.command, "kernels"))
-            kernels_payload(payload, n);
+        const vp_analysis *a = vp_analysis_find(h.command);
+        if (a)
+            round_trip(a, payload, n);
         vp_buf_free(&h.options);
     } else {
         CHECK(err.status == 3 && err.msg[0]);
