@@ -199,7 +199,7 @@ static const char *ws_neon(const char *p, const char *end)
 static const vp_scan_ops variants[] = {
     {string_scalar, ws_scalar, NULL, "scalar", 0},
 #if VP_X86
-    {string_sse2, ws_sse2, vp_skip_container_sse2, "sse2", 1},
+    {string_sse2, ws_sse2, NULL, "sse2", 1},
     {string_avx2, ws_avx2, vp_skip_container_avx2, "avx2", 1},
 #endif
 #if VP_SCAN_NEON

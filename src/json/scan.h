@@ -29,7 +29,7 @@ typedef struct vp_scan_ops {
     /* The end of the object or array at start (past its closing bracket)
      * when json.c's skip_slow would accept it with that span, else NULL
      * (skip_slow then decides, and words any error).  NULL where the
-     * variant has no bitmap walk (scalar). */
+     * variant has no bitmap walk (scalar, SSE2). */
     const char *(*skip_container)(const char *start, const char *end, int depth);
     const char *name;
     int vector;   /* SSE2 or better: callers may inline a 16-byte test (x86 only) */
@@ -38,7 +38,6 @@ typedef struct vp_scan_ops {
 extern vp_scan_ops vp_scan;
 
 /* skip.c: the bitmap walk, one per instruction set. */
-const char *vp_skip_container_sse2(const char *start, const char *end, int depth);
 const char *vp_skip_container_avx2(const char *start, const char *end, int depth);
 const char *vp_skip_container_neon(const char *start, const char *end, int depth);
 

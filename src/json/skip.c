@@ -28,6 +28,9 @@
 #include "scan.h"
 #include "vprof/json.h"
 
+/* On AVX2 and NEON (two nibble-table lookups classify a vector).  SSE2
+ * has no byte shuffle, and classifying by compares cost more than the
+ * walk saved (docs/PERFORMANCE.md): it keeps skip_slow, as scalar does. */
 #if VP_SCAN_X86 || VP_SCAN_NEON
 
 /* One 64-byte block, a bit per byte (bit i = byte i). */
@@ -57,7 +60,9 @@ static inline uint64_t escaped_bytes(uint64_t bs, uint64_t *carry)
     return in | (after_even & ODD_BITS) | (after_odd & EVEN_BITS);
 }
 
-/* Bit i set when an odd number of bits at or below i are set. */
+#if VP_SCAN_NEON
+/* Bit i set when an odd number of bits at or below i are set (AVX2
+ * multiplies instead, below). */
 static inline uint64_t prefix_xor(uint64_t x)
 {
     x ^= x << 1;
@@ -68,6 +73,7 @@ static inline uint64_t prefix_xor(uint64_t x)
     x ^= x << 32;
     return x;
 }
+#endif
 
 /* First bytes a number or literal may start with in skip_slow. */
 static int scalar_first(unsigned c)
@@ -250,43 +256,6 @@ __attribute__((target("avx2"))) static inline void classify_avx2(const char *p, 
     m->not_allowed = n0 | n1 << 32;
 }
 
-/* SSE2 has no byte shuffle: compares and unsigned ranges. */
-static inline void classify16_sse2(const char *p, int shift, block_masks *m)
-{
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i x20 = _mm_or_si128(x, _mm_set1_epi8(0x20));
-    __m128i q = _mm_cmpeq_epi8(x, _mm_set1_epi8('"'));
-    __m128i bs = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
-    __m128i ws = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
-    __m128i st = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(x20, _mm_set1_epi8('{')), _mm_cmpeq_epi8(x20, _mm_set1_epi8('}'))),
-        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')), _mm_cmpeq_epi8(x, _mm_set1_epi8(':'))));
-    /* Unsigned ranges: d <= k exactly when min(d, k) == d. */
-    __m128i digit = _mm_sub_epi8(x, _mm_set1_epi8('0'));
-    digit = _mm_cmpeq_epi8(_mm_min_epu8(digit, _mm_set1_epi8(9)), digit);
-    __m128i letter = _mm_sub_epi8(x20, _mm_set1_epi8('a'));
-    letter = _mm_cmpeq_epi8(_mm_min_epu8(letter, _mm_set1_epi8(25)), letter);
-    __m128i sign = _mm_sub_epi8(x, _mm_set1_epi8('+'));   /* + , - . */
-    sign = _mm_cmpeq_epi8(_mm_min_epu8(sign, _mm_set1_epi8(3)), sign);
-    __m128i allowed = _mm_or_si128(_mm_or_si128(_mm_or_si128(ws, st), _mm_or_si128(q, digit)),
-                                   _mm_or_si128(letter, sign));
-    m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(q) << shift;
-    m->backslash |= (uint64_t)(unsigned)_mm_movemask_epi8(bs) << shift;
-    m->ws |= (uint64_t)(unsigned)_mm_movemask_epi8(ws) << shift;
-    m->structural |= (uint64_t)(unsigned)_mm_movemask_epi8(st) << shift;
-    m->not_allowed |= (uint64_t)(~(unsigned)_mm_movemask_epi8(allowed) & 0xffff) << shift;
-}
-
-static inline void classify_sse2(const char *p, block_masks *m)
-{
-    memset(m, 0, sizeof *m);
-    for (int i = 0; i < 4; i++)
-        classify16_sse2(p + 16 * i, 16 * i, m);
-}
-
-DEFINE_SKIP_CONTAINER(vp_skip_container_sse2, , classify_sse2, prefix_xor)
 /* AVX2 machines have carry-less multiplication (scan.c checks): the
  * prefix XOR is a multiplication by all ones. */
 __attribute__((target("avx2,pclmul"))) static inline uint64_t prefix_xor_clmul(uint64_t x)
