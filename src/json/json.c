@@ -185,6 +185,18 @@ static int skip_slow(const char **pp, const char *end, int depth, vp_span *out, 
     const char *p = vp_json_ws(*pp, end);
     const char *start = p;
     int r;
+    /* Objects and arrays: the variant's bitmap walk when it has one; it
+     * accepts exactly what this loop accepts, and leaves the rest (errors,
+     * the end of the buffer) to it. */
+    if (vp_scan.skip_container && p < end && (*p == '{' || *p == '[')) {
+        const char *stop = vp_scan.skip_container(p, end, depth);
+        if (stop) {
+            out->p = start;
+            out->n = (size_t)(stop - start);
+            *pp = stop;
+            return VP_JSON_OK;
+        }
+    }
     for (;;) {
         /* Expecting a value. */
         p = vp_json_ws(p, end);

@@ -26,10 +26,19 @@ typedef struct vp_scan_ops {
     const char *(*string)(const char *p, const char *limit, unsigned *high);
     /* The first byte in [p, end) that is not JSON whitespace, or end. */
     const char *(*ws)(const char *p, const char *end);
+    /* The end of the object or array at start (past its closing bracket)
+     * when json.c's skip_slow would accept it with that span, else NULL
+     * (skip_slow then decides, and words any error).  NULL where the
+     * variant has no bitmap walk (scalar, SSE2). */
+    const char *(*skip_container)(const char *start, const char *end, int depth);
     const char *name;
     int vector;   /* SSE2 or better: callers may inline a 16-byte test (x86 only) */
 } vp_scan_ops;
 
 extern vp_scan_ops vp_scan;
+
+/* skip.c: the bitmap walk, one per instruction set. */
+const char *vp_skip_container_avx2(const char *start, const char *end, int depth);
+const char *vp_skip_container_neon(const char *start, const char *end, int depth);
 
 #endif

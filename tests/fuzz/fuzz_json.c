@@ -5,7 +5,8 @@
  * structural skip at several depths, the string scanner, member lookup
  * and the number and string conversions, with cross-checks between them
  * (a skip that succeeds spans text inside the buffer; a value found by
- * vp_json_get is one that vp_json_skip accepts in full). */
+ * vp_json_get is one that vp_json_skip accepts in full, and every scanner
+ * variant skips as the scalar code does). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,6 +37,35 @@ static void conversions(vp_span v, vp_buf *b)
     (void)vp_json_str_eq(v, "traceEvents");
 }
 
+/* The skip under every scanner variant gives scalar's answer: the same
+ * span, or the same error at the same byte with the same message (the
+ * vector variants skip objects and arrays by a bitmap walk). */
+static void variants_agree(const char *buf, const char *end)
+{
+    static const char *const names[] = {"sse2", "avx2", "neon"};
+    const char *chosen = vp_json_scanner();
+    vp_json_fail want_fail, got_fail;
+    vp_span want, got;
+    for (int depth = 0; depth <= 2; depth += 2) {
+        CHECK(vp_json_set_scanner("scalar") == 0);
+        const char *wp = buf;
+        int wr = vp_json_skip(&wp, end, depth, &want, &want_fail);
+        for (size_t v = 0; v < sizeof names / sizeof names[0]; v++) {
+            if (vp_json_set_scanner(names[v]) != 0)
+                continue;
+            const char *gp = buf;
+            int gr = vp_json_skip(&gp, end, depth, &got, &got_fail);
+            CHECK(gr == wr && gp == wp);
+            if (wr == VP_JSON_OK)
+                CHECK(got.p == want.p && got.n == want.n);
+            if (wr == VP_JSON_ERR)
+                CHECK(got_fail.where == want_fail.where &&
+                      strcmp(got_fail.what, want_fail.what) == 0);
+        }
+    }
+    CHECK(vp_json_set_scanner(chosen) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *buf = malloc(size ? size : 1);
@@ -48,6 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(buf, data, size);
     end = buf + size;
+
+    variants_agree(buf, end);
 
     /* Skip a sequence of values, as the reader does at the top level. */
     for (int depth = 0; depth <= 2; depth += 2) {
