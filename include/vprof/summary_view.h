@@ -8,14 +8,17 @@
 
 #include <stddef.h>
 
+#include "vprof/callfind.h"
 #include "vprof/findings.h"
 #include "vprof/runstats.h"
 #include "vprof/table.h"
 
 #define VP_SUMMARY_TABLES 8
 
-/* Fills tables[0..n) (at most VP_SUMMARY_TABLES) and returns n. */
-size_t vp_summary_tables(const vp_run *r, const vp_threshold *th, long top, int findings,
-                         int metrics, vp_table **tables);
+/* Fills tables[0..n) (at most VP_SUMMARY_TABLES) and returns n.  calls:
+ * the launch and API facts (vprof/callfind.h) whose findings follow the
+ * run's; NULL when they were not read. */
+size_t vp_summary_tables(const vp_run *r, const vp_call_facts *calls, const vp_threshold *th,
+                         long top, int findings, int metrics, vp_table **tables);
 
 #endif

@@ -16,6 +16,8 @@ static const vp_threshold defaults[] = {
     {"short_kernels", 50, "kernels shorter than their launch call above this share (%)"},
     {"rank_spread", 10, "compute time of the ranks spread above this share of its median (%)"},
     {"mfu", 0.40, "MFU below this (0..1; needs --model)"},
+    {"launch_bound", 30, "launch-bound launches (short work the GPU waited for) above this share (%)"},
+    {"api_share", 40, "one non-launch runtime API call above this share of API time (%)"},
     {NULL, 0, NULL},
 };
 

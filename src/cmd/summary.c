@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/callfacts_cli.h"
 #include "cmd/cli.h"
 #include "cmd/runopts.h"
+#include "cmd/scale.h"
 #include "vprof/classify.h"
 #include "vprof/findings.h"
 #include "vprof/runstats.h"
@@ -90,7 +92,8 @@ static void wrap(FILE *out, const char *text, int first, int indent, int width)
 
 /* The findings read as a list on a terminal: a table would cut the
  * sentences that are the point of them. */
-static int print_findings(const vp_common_opts *o, const vp_run *r, const vp_threshold *th)
+static int print_findings(const vp_common_opts *o, const vp_run *r, const vp_call_facts *calls,
+                          const vp_threshold *th)
 {
     FILE *out = stdout;
     int to_file = o->output && strcmp(o->output, "-") != 0;
@@ -102,6 +105,8 @@ static int print_findings(const vp_common_opts *o, const vp_run *r, const vp_thr
     int width = env && atoi(env) > 40 ? atoi(env) : 100;
     vp_finding f[16];
     size_t n = vp_findings(r, th, f, 16);
+    if (calls)
+        n = vp_call_findings(calls, th, f, n, 16);
     fprintf(out, "\n== findings ==\n");
     if (!n)
         fprintf(out, "none: every rule's threshold holds (vprof summary --list-thresholds)\n");
@@ -176,16 +181,26 @@ int cmd_summary(int argc, char **argv)
     vp_run *r = vp_run_cli_read(&ro, &common, argv + optind, (size_t)(argc - optind), &status);
     if (!r)
         goto out;
-    vp_table *tables[VP_SUMMARY_TABLES];
+    /* The launch and API findings: the launches and api analyses over the
+     * same traces (not from partials, not shared among MPI processes, not
+     * on Ascend profiles, whose calls are AscendCL's). */
     /* The table format prints findings as text, and no metrics table:
      * unless --table asks for one of them. */
     int human = common.format == VP_FMT_TABLE && !common.table;
+    int one_table = common.format == VP_FMT_CSV || common.format == VP_FMT_TSV;
+    int shown = human || (common.table ? strcmp(common.table, "findings") == 0 : !one_table);
+    vp_call_facts calls;
+    int have_calls = shown && !vp_reducing && !common.mpi && !vp_run_is_ascend(r) &&
+                     vp_call_facts_read(&common, argv + optind, (size_t)(argc - optind),
+                                        &calls) == 0;
+    vp_table *tables[VP_SUMMARY_TABLES];
     int metrics = common.format != VP_FMT_TABLE && common.format != VP_FMT_MD;
-    size_t nt = vp_summary_tables(r, th, common.top ? common.top : LONG_MAX, !human,
+    size_t nt = vp_summary_tables(r, have_calls ? &calls : NULL, th,
+                                  common.top ? common.top : LONG_MAX, !human,
                                   metrics || common.table, tables);
     status = vp_emit_tables(&common, tables, nt, "vprof.summary/1");
     if (status == VP_EXIT_OK && human)
-        status = print_findings(&common, r, th);
+        status = print_findings(&common, r, have_calls ? &calls : NULL, th);
     for (size_t i = 0; i < nt; i++)
         vp_table_free(tables[i]);
     vp_run_free(r);

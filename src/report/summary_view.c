@@ -126,10 +126,13 @@ static vp_table *mfu_table(const vp_run *r)
     return t;
 }
 
-static vp_table *findings_table(const vp_run *r, const vp_threshold *th)
+static vp_table *findings_table(const vp_run *r, const vp_call_facts *calls,
+                                const vp_threshold *th)
 {
     vp_finding f[16];
     size_t n = vp_findings(r, th, f, 16);
+    if (calls)
+        n = vp_call_findings(calls, th, f, n, 16);
     vp_table *t = vp_table_new("findings");
     vp_table_add_col(t, "Rule", VP_COL_TEXT, 0);
     vp_table_add_col(t, "Finding", VP_COL_TEXT, 0);
@@ -165,8 +168,8 @@ static vp_table *metrics_table(const vp_run *r)
     return t;
 }
 
-size_t vp_summary_tables(const vp_run *r, const vp_threshold *th, long top, int findings,
-                         int metrics, vp_table **tables)
+size_t vp_summary_tables(const vp_run *r, const vp_call_facts *calls, const vp_threshold *th,
+                         long top, int findings, int metrics, vp_table **tables)
 {
     size_t nt = 0;
     tables[nt++] = overview(r);
@@ -177,7 +180,7 @@ size_t vp_summary_tables(const vp_run *r, const vp_threshold *th, long top, int 
     if ((tables[nt] = mfu_table(r)))
         nt++;
     if (findings)
-        tables[nt++] = findings_table(r, th);
+        tables[nt++] = findings_table(r, calls, th);
     if (metrics)
         tables[nt++] = metrics_table(r);
     return nt;
