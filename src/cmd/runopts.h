@@ -32,10 +32,17 @@ enum {
     "  --peak-tflops X      the accelerator's dense BF16 peak, when deviceProperties lack it\n" \
     VP_WORLD_SIZE_USAGE
 
+struct vp_call_facts;
+
 typedef struct vp_run_cli {
     const char *cmd;       /* in partial headers: vprof reduce runs it */
     vp_run_opts run;
     vp_run_mfu_opts mfu;
+    /* summary: also the launch and API facts of its call findings
+     * (cmd/callfacts_cli.h), carried in the partials; *have_calls says
+     * whether every input gave them.  NULL: not read. */
+    struct vp_call_facts *calls;
+    int *have_calls;
 } vp_run_cli;
 
 void vp_run_cli_init(vp_run_cli *o, const char *cmd);

@@ -8,7 +8,6 @@
 #include "cmd/callfacts_cli.h"
 #include "cmd/cli.h"
 #include "cmd/runopts.h"
-#include "cmd/scale.h"
 #include "vprof/classify.h"
 #include "vprof/findings.h"
 #include "vprof/runstats.h"
@@ -178,21 +177,18 @@ int cmd_summary(int argc, char **argv)
         vp_usage_error("summary", "no trace given (a file, or - for standard input)");
         goto out;
     }
+    vp_call_facts calls;
+    int have_calls = 0;
+    ro.calls = &calls;
+    ro.have_calls = &have_calls;
     vp_run *r = vp_run_cli_read(&ro, &common, argv + optind, (size_t)(argc - optind), &status);
     if (!r)
         goto out;
-    /* The launch and API findings: the launches and api analyses over the
-     * same traces (not from partials, not shared among MPI processes, not
-     * on Ascend profiles, whose calls are AscendCL's). */
     /* The table format prints findings as text, and no metrics table:
      * unless --table asks for one of them. */
     int human = common.format == VP_FMT_TABLE && !common.table;
-    int one_table = common.format == VP_FMT_CSV || common.format == VP_FMT_TSV;
-    int shown = human || (common.table ? strcmp(common.table, "findings") == 0 : !one_table);
-    vp_call_facts calls;
-    int have_calls = shown && !vp_reducing && !common.mpi && !vp_run_is_ascend(r) &&
-                     vp_call_facts_read(&common, argv + optind, (size_t)(argc - optind),
-                                        &calls) == 0;
+    /* Ascend calls are AscendCL's, launches join nothing there */
+    have_calls = have_calls && !vp_run_is_ascend(r);
     vp_table *tables[VP_SUMMARY_TABLES];
     int metrics = common.format != VP_FMT_TABLE && common.format != VP_FMT_MD;
     size_t nt = vp_summary_tables(r, have_calls ? &calls : NULL, th,
