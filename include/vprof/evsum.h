@@ -14,17 +14,26 @@
 #include <stdint.h>
 
 #include "vprof/error.h"
+#include "vprof/rangeproj.h"
 #include "vprof/stats.h"
+#include "vprof/steps.h"
 #include "vprof/util.h"
 
 typedef enum vp_evsum_family {
-    VP_EVSUM_API,      /* cuda_runtime, cuda_driver and other *_runtime/_driver calls */
+    VP_EVSUM_API,      /* cuda_runtime, cuda_driver, other *_runtime/_driver calls;
+                        * AscendCL calls of Ascend traces (named without "AscendCL@") */
     VP_EVSUM_COPIES,   /* gpu_memcpy/Memcpy per kind (HtoD ...), gpu_memset/Memset */
     VP_EVSUM_RANGES,   /* user_annotation and gpu_user_annotation, per category */
 } vp_evsum_family;
 
 typedef struct vp_evsum_opts {
     vp_evsum_family family;
+    /* Only what the steps of this range hold (NULL: all): API calls and
+     * ranges that start inside a selected step's window, copies launched
+     * inside one (correlation id, as kernels). */
+    const vp_step_range *steps;
+    int by_rank;                    /* a group per name and rank */
+    int project;                    /* ranges: the GPU projection too (proj) */
     int partial;                    /* accept truncated traces */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
 } vp_evsum_opts;
@@ -33,6 +42,7 @@ typedef struct vp_evsum_opts {
  * instances whose args hold "bytes" (nbytes of them). */
 typedef struct vp_evgroup {
     uint32_t name, cat;             /* into vp_evsum.str; cat UINT32_MAX: none */
+    long rank;                      /* -1: not grouped by rank */
     int64_t *dur, *bytes;
     size_t n, nbytes, cap, capb;
     vp_summary d, b;                /* after vp_evsum_finish */
@@ -47,6 +57,7 @@ typedef struct vp_evsum {
     size_t nfiles;
     int64_t grand;                  /* after finish: the total duration of all groups */
     int64_t no_dur;                 /* events of the family without "dur" (skipped) */
+    vp_rangeproj *proj;             /* with opts.project: nvtx_gpu_proj_sum's model */
     /* private */
     vp_strmap *strs, *keys;
 } vp_evsum;
@@ -54,19 +65,20 @@ typedef struct vp_evsum {
 void vp_evsum_init(vp_evsum *s, const vp_evsum_opts *o);
 void vp_evsum_free(vp_evsum *s);
 
-/* One trace.  An exit status, err set when not OK. */
-int vp_evsum_read(vp_evsum *s, const char *path, vp_error *err);
+/* One trace; position: its place among the inputs (its rank when
+ * nothing else says).  An exit status, err set when not OK. */
+int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err);
 
 /* The operation kind of a memcpy event's name ("Memcpy HtoD (Pageable ->
  * Device)" -> "HtoD"; "Memcpy" alone or no kind -> "other"). */
 const char *vp_copy_kind(const char *name, size_t n, size_t *len);
 
-#define VP_EVSUM_PART_VERSION 1
+#define VP_EVSUM_PART_VERSION 2
 void vp_evsum_save(const vp_evsum *s, vp_buf *b);
 int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err);
 
 /* Summarises the groups and sorts them by total duration (ties by name,
- * then category). */
+ * then category, then rank); the projection too. */
 void vp_evsum_finish(vp_evsum *s);
 
 #endif

@@ -59,6 +59,8 @@ typedef struct vp_lfile {
     int64_t launches, runtime_over, delay_over, short_gpu;
     int64_t cpu_total, gpu_total, delay_total, delay_max;
     int64_t unlaunched;             /* GPU work with no launching call in the file */
+    int64_t launch_bound;           /* GPU work shorter than its call that the GPU waited
+                                     * for: launch delay under the call's duration */
 } vp_lfile;
 
 /* One API and kernel name: the samples of cuda_kern_exec_sum. */
@@ -96,7 +98,7 @@ int vp_launches_read(vp_launches *l, const char *path, size_t position, vp_error
 /* Adds one launch of file (an index into l->files) to the model. */
 void vp_launches_add(vp_launches *l, const vp_launch *x);
 
-#define VP_LAUNCHES_PART_VERSION 1
+#define VP_LAUNCHES_PART_VERSION 2
 void vp_launches_save(const vp_launches *l, vp_buf *b);
 /* Adds a partial of the inputs that follow; -1 with err set when damaged. */
 int vp_launches_merge(vp_launches *l, const void *p, size_t n, vp_error *err);

@@ -48,6 +48,8 @@ typedef struct vp_mfu_result {
     long first_out;             /* vp_mfu_step_median's */
     int has_log;
     vp_trainlog log;
+    int veomni;                 /* the log has VeOmni's flops_achieved/flops_promised */
+    int veomni_only;            /* ... and no model was given: its MFU alone */
     vp_mfu_log log_rates;
     double step_time;           /* seconds; NAN: not known */
     double tokens_per_gpu;

@@ -31,8 +31,14 @@ typedef struct vp_mfu_rate {
 vp_table *vp_mfu_rate_table(const vp_mfu_rate *r, const vp_flops flops[2], int conv,
                             const char *notes);
 
+/* VeOmni's EnvironMeter records of a log (vprof/trainlog.h): per step the
+ * job's achieved and promised TFLOP/s and their ratio, the MFU; a note
+ * names the source (log lines, a W&B CSV or JSON export) and the median. */
+vp_table *vp_mfu_veomni_table(const vp_trainlog *log, const char *path);
+
 /* Every table of vp_mfu_compute's result, in the order vprof mfu prints
- * them, into out[0..4); returns how many. */
-size_t vp_mfu_tables(const vp_mfu_job *j, const vp_mfu_result *r, vp_table *out[4]);
+ * them, into out[0..VP_MFU_TABLES); returns how many. */
+#define VP_MFU_TABLES 5
+size_t vp_mfu_tables(const vp_mfu_job *j, const vp_mfu_result *r, vp_table *out[VP_MFU_TABLES]);
 
 #endif

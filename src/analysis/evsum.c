@@ -7,8 +7,26 @@
 
 #include "vprof/classify.h"
 #include "vprof/evsum.h"
+#include "vprof/launchlink.h"
 #include "vprof/part.h"
+#include "vprof/rank.h"
 #include "vprof/trace.h"
+
+/* An instance held until its file ends, for --steps or a rank (known
+ * only then). */
+typedef struct held {
+    uint32_t name, cat;
+    int64_t dur, bytes;     /* bytes -1: none */
+    int64_t ts, corr;       /* corr -1: none */
+} held;
+
+/* What one file's pass keeps besides the groups. */
+typedef struct file_pass {
+    held *h;
+    size_t n, cap;
+    vp_steps *steps;        /* with opts.steps */
+    vp_projfile *proj;      /* with opts.project */
+} file_pass;
 
 void vp_evsum_init(vp_evsum *s, const vp_evsum_opts *o)
 {
@@ -16,6 +34,10 @@ void vp_evsum_init(vp_evsum *s, const vp_evsum_opts *o)
     s->o = *o;
     s->strs = vp_strmap_new();
     s->keys = vp_strmap_new();
+    if (o->project && o->family == VP_EVSUM_RANGES) {
+        s->proj = vp_malloc(sizeof *s->proj);
+        vp_rangeproj_init(s->proj);
+    }
 }
 
 void vp_evsum_free(vp_evsum *s)
@@ -30,6 +52,9 @@ void vp_evsum_free(vp_evsum *s)
     free(s->groups);
     vp_strmap_free(s->strs);
     vp_strmap_free(s->keys);
+    if (s->proj)
+        vp_rangeproj_free(s->proj);
+    free(s->proj);
     memset(s, 0, sizeof *s);
 }
 
@@ -45,9 +70,9 @@ static uint32_t intern(vp_evsum *s, const char *p, size_t n)
     return (uint32_t)((uintptr_t)*slot - 1);
 }
 
-static vp_evgroup *group(vp_evsum *s, uint32_t name, uint32_t cat)
+static vp_evgroup *group(vp_evsum *s, uint32_t name, uint32_t cat, long rank)
 {
-    uint32_t key[2] = {name, cat};
+    int64_t key[3] = {name, cat, rank};
     int inserted;
     void **slot = vp_strmap_upsert(s->keys, (const char *)key, sizeof key, &inserted);
     if (inserted) {
@@ -59,6 +84,7 @@ static vp_evgroup *group(vp_evsum *s, uint32_t name, uint32_t cat)
         memset(g, 0, sizeof *g);
         g->name = name;
         g->cat = cat;
+        g->rank = rank;
         *slot = (void *)(uintptr_t)++s->ngroups;
     }
     return &s->groups[(uintptr_t)*slot - 1];
@@ -89,20 +115,47 @@ const char *vp_copy_kind(const char *name, size_t n, size_t *len)
     return "other";
 }
 
+/* An AscendCL call of an Ascend trace (trace_view.json's CANN process):
+ * "AscendCL@aclnnMatmul", no category.  *name: what follows the '@'. */
+static int ascendcl_call(const vp_event *ev, vp_span *name)
+{
+    static const char prefix[] = "AscendCL@";
+    size_t n = sizeof prefix - 1;
+    if (ev->cat.n != 0 || ev->name.n <= n || memcmp(ev->name.p, prefix, n) != 0)
+        return 0;
+    name->p = ev->name.p + n;
+    name->n = ev->name.n - n;
+    return 1;
+}
+
 static int is_range(vp_span cat)
 {
     return (cat.n == 15 && memcmp(cat.p, "user_annotation", 15) == 0) ||
            (cat.n == 19 && memcmp(cat.p, "gpu_user_annotation", 19) == 0);
 }
 
-static void take_event(vp_evsum *s, const vp_event *ev)
+static void add_instance(vp_evsum *s, uint32_t name, uint32_t cat, long rank, int64_t dur,
+                         int64_t bytes)
 {
+    vp_evgroup *g = group(s, name, cat, rank);
+    push(&g->dur, &g->n, &g->cap, dur);
+    if (bytes >= 0)
+        push(&g->bytes, &g->nbytes, &g->capb, bytes);
+}
+
+static void take_event(vp_evsum *s, file_pass *fp, const vp_event *ev)
+{
+    if (fp->steps)
+        vp_steps_observe(fp->steps, ev);
+    if (fp->proj)
+        vp_projfile_observe(fp->proj, ev);
     if (ev->ph != 'X')
         return;
     vp_gpu_kind kind = VP_GPU_NONE;
+    vp_span ename = ev->name;
     switch (s->o.family) {
     case VP_EVSUM_API:
-        if (!vp_is_launch_category(ev->cat))
+        if (!vp_is_launch_category(ev->cat) && !ascendcl_call(ev, &ename))
             return;
         break;
     case VP_EVSUM_COPIES:
@@ -119,34 +172,80 @@ static void take_event(vp_evsum *s, const vp_event *ev)
         s->no_dur++;
         return;
     }
-    vp_evgroup *g;
+    uint32_t name, cat = UINT32_MAX;
+    int64_t bytes = -1, corr = -1;
     if (s->o.family == VP_EVSUM_COPIES) {
         size_t n;
         const char *k = kind == VP_GPU_MEMSET ? "memset" : vp_copy_kind(ev->name.p, ev->name.n, &n);
-        g = group(s, intern(s, k, kind == VP_GPU_MEMSET ? 6 : n), UINT32_MAX);
+        name = intern(s, k, kind == VP_GPU_MEMSET ? 6 : n);
         vp_span v;
-        int64_t bytes;
-        if (ev->args.p && vp_json_get(ev->args, "bytes", &v) && vp_json_int(v, &bytes) == 0 &&
-            bytes >= 0)
-            push(&g->bytes, &g->nbytes, &g->capb, bytes);
+        if (!(ev->args.p && vp_json_get(ev->args, "bytes", &v) && vp_json_int(v, &bytes) == 0 &&
+              bytes >= 0))
+            bytes = -1;
+        if (fp->steps && !vp_gpu_correlation(ev, &corr))
+            corr = -1;
     } else {
-        uint32_t cat = s->o.family == VP_EVSUM_RANGES ? intern(s, ev->cat.p, ev->cat.n) : UINT32_MAX;
-        g = group(s, intern(s, ev->name.p, ev->name.n), cat);
+        if (s->o.family == VP_EVSUM_RANGES)
+            cat = intern(s, ev->cat.p, ev->cat.n);
+        name = intern(s, ename.p, ename.n);
     }
-    push(&g->dur, &g->n, &g->cap, ev->dur);
+    if (!fp->steps && !s->o.by_rank) {
+        add_instance(s, name, cat, -1, ev->dur, bytes);
+        return;
+    }
+    if (fp->n == fp->cap) {
+        fp->cap = fp->cap ? fp->cap * 2 : 1024;
+        fp->h = vp_realloc(fp->h, fp->cap * sizeof *fp->h);
+    }
+    fp->h[fp->n++] = (held){name, cat, ev->dur, bytes, ev->ts, corr};
 }
 
-int vp_evsum_read(vp_evsum *s, const char *path, vp_error *err)
+/* Whether a held instance is inside the selected steps: copies by their
+ * launch, the rest by their start. */
+static int in_steps(const vp_evsum *s, vp_steps *steps, const held *h)
+{
+    if (s->o.family == VP_EVSUM_COPIES)
+        return h->corr >= 0 && vp_steps_selected(steps, h->corr);
+    int64_t a, b;
+    long at = vp_steps_at(steps, h->ts);
+    return at >= 0 && vp_steps_window(steps, (size_t)at, &a, &b) == 1;
+}
+
+static void end_file(vp_evsum *s, file_pass *fp, vp_trace *t, const char *path, size_t position)
+{
+    static const char *const none_kept[] = {", so no API call is kept", ", so no copy is kept",
+                                            ", so no range is kept"};
+    if (fp->steps)
+        vp_steps_warn_none(fp->steps, vp_steps_select(fp->steps, s->o.steps), vp_trace_name(t),
+                           none_kept[s->o.family], "");
+    long rank = -1;
+    if (s->o.by_rank) {
+        vp_rank_source rs;
+        rank = vp_rank_detect(vp_trace_meta(t), path, (long)position, &rs);
+    }
+    for (size_t i = 0; i < fp->n; i++)
+        if (!fp->steps || in_steps(s, fp->steps, &fp->h[i]))
+            add_instance(s, fp->h[i].name, fp->h[i].cat, rank, fp->h[i].dur, fp->h[i].bytes);
+    if (fp->proj)
+        vp_projfile_end(fp->proj, s->proj, rank, fp->steps);
+}
+
+int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
 {
     vp_trace_opts topts = {.partial = s->o.partial, .progress = 1};
     vp_trace *t = vp_trace_open(path, &topts, err);
     if (!t)
         return VP_EXIT_INPUT;
+    file_pass fp = {0};
+    fp.steps = s->o.steps ? vp_steps_new() : NULL;
+    fp.proj = s->proj ? vp_projfile_new() : NULL;
     vp_event ev;
     int r;
     while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(s, &ev);
+        take_event(s, &fp, &ev);
     s->nfiles++;
+    if (r == 0)
+        end_file(s, &fp, t, path, position);
     if (r == 0 && s->o.say) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s: read %llu events", vp_trace_name(t),
@@ -154,6 +253,9 @@ int vp_evsum_read(vp_evsum *s, const char *path, vp_error *err)
         s->o.say(msg);
     }
     vp_trace_close(t);
+    vp_steps_free(fp.steps);
+    vp_projfile_free(fp.proj);
+    free(fp.h);
     return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
@@ -171,6 +273,7 @@ void vp_evsum_save(const vp_evsum *s, vp_buf *b)
         const vp_evgroup *g = &s->groups[i];
         vp_put_u64(b, g->name);
         vp_put_u64(b, g->cat == UINT32_MAX ? 0 : (uint64_t)g->cat + 1);
+        vp_put_i64(b, g->rank);
         vp_put_u64(b, g->n);
         for (size_t j = 0; j < g->n; j++)
             vp_put_i64(b, g->dur[j]);
@@ -178,6 +281,9 @@ void vp_evsum_save(const vp_evsum *s, vp_buf *b)
         for (size_t j = 0; j < g->nbytes; j++)
             vp_put_i64(b, g->bytes[j]);
     }
+    vp_put_u64(b, s->proj != NULL);
+    if (s->proj)
+        vp_rangeproj_save(s->proj, b);
 }
 
 int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err)
@@ -206,7 +312,8 @@ int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err)
             r.bad = 1;
             break;
         }
-        vp_evgroup *g = group(s, map[name], cat ? map[cat - 1] : UINT32_MAX);
+        long rank = (long)vp_get_i64(&r);
+        vp_evgroup *g = group(s, map[name], cat ? map[cat - 1] : UINT32_MAX, rank);
         size_t nd = vp_get_count(&r, 1);
         for (size_t j = 0; j < nd && !r.bad; j++)
             push(&g->dur, &g->n, &g->cap, vp_get_i64(&r));
@@ -215,6 +322,13 @@ int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err)
             push(&g->bytes, &g->nbytes, &g->capb, vp_get_i64(&r));
     }
     free(map);
+    if (vp_get_u64(&r)) {
+        /* read even when not wanted (reduce --table ranges), to check it */
+        vp_rangeproj scratch;
+        vp_rangeproj_init(&scratch);
+        vp_rangeproj_load(s->proj ? s->proj : &scratch, &r);
+        vp_rangeproj_free(&scratch);
+    }
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged partial result");
         return -1;
@@ -230,9 +344,12 @@ static int cmp_group(const void *a, const void *b)
     if (x->d.total != y->d.total)
         return (y->d.total > x->d.total) - (y->d.total < x->d.total);
     int c = strcmp(sort_ctx->str[x->name], sort_ctx->str[y->name]);
-    if (c || x->cat == y->cat || x->cat == UINT32_MAX || y->cat == UINT32_MAX)
+    if (c)
         return c;
-    return strcmp(sort_ctx->str[x->cat], sort_ctx->str[y->cat]);
+    if (x->cat != y->cat && x->cat != UINT32_MAX && y->cat != UINT32_MAX &&
+        (c = strcmp(sort_ctx->str[x->cat], sort_ctx->str[y->cat])) != 0)
+        return c;
+    return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
 void vp_evsum_finish(vp_evsum *s)
@@ -249,4 +366,6 @@ void vp_evsum_finish(vp_evsum *s)
         qsort(s->groups, s->ngroups, sizeof *s->groups, cmp_group);
     vp_strmap_free(s->keys);   /* it points at the old places */
     s->keys = vp_strmap_new();
+    if (s->proj)
+        vp_rangeproj_finish(s->proj);
 }

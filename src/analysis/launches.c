@@ -164,6 +164,9 @@ void vp_launches_add(vp_launches *l, const vp_launch *x)
     f->runtime_over += x->cpu_dur > cut;
     f->delay_over += x->delay > l->o.delay_cutoff;
     f->short_gpu += x->cpu_dur <= cut && x->gpu_dur < x->cpu_dur;
+    /* The GPU had nothing queued: the work started within one call's
+     * time of the call's end, and ran for less than the call took. */
+    f->launch_bound += x->gpu_dur < x->cpu_dur && x->delay < x->cpu_dur;
     f->cpu_total += x->cpu_dur;
     f->gpu_total += x->gpu_dur;
     f->delay_total += x->delay;

@@ -24,7 +24,7 @@ void vp_launches_save(const vp_launches *l, vp_buf *b)
         vp_put_i64(b, f->rank);
         const int64_t c[] = {f->launches, f->runtime_over, f->delay_over, f->short_gpu,
                              f->cpu_total, f->gpu_total, f->delay_total, f->delay_max,
-                             f->unlaunched};
+                             f->unlaunched, f->launch_bound};
         for (size_t j = 0; j < sizeof c / sizeof *c; j++)
             vp_put_i64(b, c[j]);
     }
@@ -102,7 +102,7 @@ int vp_launches_merge(vp_launches *l, const void *p, size_t n, vp_error *err)
         free(path);
         int64_t *c[] = {&f->launches, &f->runtime_over, &f->delay_over, &f->short_gpu,
                         &f->cpu_total, &f->gpu_total, &f->delay_total, &f->delay_max,
-                        &f->unlaunched};
+                        &f->unlaunched, &f->launch_bound};
         for (size_t j = 0; j < sizeof c / sizeof *c; j++)
             *c[j] = vp_get_i64(&r);
     }

@@ -7,12 +7,16 @@ const char cmd_api_usage[] =
     "\n"
     "Which runtime and driver API calls take the CPU's time: one row per API name\n"
     "with the columns of `nsys stats --report cuda_api_sum`, from the cuda_runtime and\n"
-    "cuda_driver events (and other back ends' *_runtime, *_driver: hip, MTIA, XPU).\n"
+    "cuda_driver events (and other back ends' *_runtime, *_driver: hip, MTIA, XPU;\n"
+    "AscendCL calls of an Ascend trace_view.json).\n"
     "Several traces give one combined table. TRACE is a Chrome/Kineto trace, plain or\n"
     "gzip, or - for standard input.\n"
     VP_OPERANDS_USAGE
     "\n"
     "  --top N            keep the N first rows; 0 = all\n"
+    "      --by DIMS      group by name (always) and/or rank (comma list)\n"
+    VP_STEPS_USAGE
+    "                     (an API call counts when it starts inside a selected step)\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --full-names   never shorten names in the table format\n"

@@ -74,7 +74,7 @@ extern const char cmd_report_usage[];
 extern const vp_table_doc cmd_report_tables[];
 extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
     cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[], cmd_launches_tables[],
-    cmd_copies_tables[], cmd_critpath_tables[];
+    cmd_copies_tables[], cmd_critpath_tables[], cmd_ranges_tables[];
 
 /* Routes the library's diagnostics to stderr ("vprof: warning: ...",
  * silenced by -q) and spells its hints as this CLI's options; main()

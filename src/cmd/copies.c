@@ -22,6 +22,9 @@ const char cmd_copies_usage[] =
     VP_OPERANDS_USAGE
     "\n"
     "  --top N            keep the N first rows; 0 = all\n"
+    "      --by DIMS      group by name (always) and/or rank (comma list)\n"
+    VP_STEPS_USAGE
+    "                     (a copy counts when its runtime call started inside one, as kernels)\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "      --table NAME   copy_time (default), copy_size, or list: print that table\n"
     "                     alone; csv and tsv print one table, copy_time unless --table\n"

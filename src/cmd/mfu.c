@@ -20,6 +20,7 @@ const vp_table_doc cmd_mfu_tables[] = {
     {"model", "the model's shape as read from config.json"},
     {"steps", "per step of a trace: time and MFU"},
     {"iterations", "per iteration of a training log"},
+    {"log_mfu", "per step, VeOmni's logged flops_achieved(T) / flops_promised(T)"},
     {NULL, NULL},
 };
 
@@ -51,7 +52,9 @@ const char cmd_mfu_usage[] =
     "Time and hardware:\n"
     "  --step-time T        seconds per step (\"1.82\", \"1.82s\" or \"1820ms\")\n"
     "  --tokens-per-sec N   measured tokens per second per GPU (no step time needed)\n"
-    "  --log FILE           Megatron-LM / MindSpeed-LLM or key=value training log\n"
+    "  --log FILE           Megatron-LM / MindSpeed-LLM or key=value training log; a\n"
+    "                       VeOmni log or W&B export (CSV, JSON) with flops_achieved(T)\n"
+    "                       and flops_promised(T) gives MFU without --model\n"
     "  --steps A:B          which ProfilerStep#N of TRACE to use (as vprof kernels)\n"
     VP_WORLD_SIZE_USAGE
     "  --gpu NAME           the accelerator, e.g. \"H100 SXM\", \"910B3\" (see docs/mfu.md)\n"
@@ -63,10 +66,10 @@ const char cmd_mfu_usage[] =
     "  --recompute R        none (default), selective or full: also print HFU\n"
     "  -f, --format FMT     table (default), csv, tsv, json, md\n"
     "  -o, --output FILE    write there instead of standard output\n"
-    "      --table NAME     mfu (default), flops, model, steps, iterations, or list (what\n"
-    "                       each holds): print that table alone; csv and tsv print one\n"
-    "                       table, the first of these that the output has unless --table\n"
-    "                       names one\n"
+    "      --table NAME     mfu (default), flops, model, steps, iterations, log_mfu, or\n"
+    "                       list (what each holds): print that table alone; csv and tsv\n"
+    "                       print one table, the first of these that the output has\n"
+    "                       unless --table names one\n"
     "      --partial        accept a truncated trace, with a warning\n"
     "  -v, --verbose        say what was read\n"
     "  -q, --quiet          no warnings, no progress bar\n"
@@ -75,7 +78,8 @@ const char cmd_mfu_usage[] =
     "Examples:\n"
     "  vprof mfu --model config.json --seq-len 8192\n"
     "  vprof mfu trace.json.gz --model config.json --seq-len 8192 --tokens-per-step 1048576\n"
-    "  vprof mfu --log megatron.log --model config.json --gpu H100\n";
+    "  vprof mfu --log megatron.log --model config.json --gpu H100\n"
+    "  vprof mfu --log wandb_history.csv\n";
 
 enum {
     OPT_MODEL = VP_OPT_FIRST_CMD,
@@ -252,7 +256,7 @@ int cmd_mfu(int argc, char **argv)
             vp_error_print(&err);
         status = err.status;
     } else {
-        vp_table *tables[4];
+        vp_table *tables[VP_MFU_TABLES];
         size_t n = vp_mfu_tables(&j, &r, tables);
         status = vp_emit_tables(&common, tables, n, "vprof.mfu/1");
         for (size_t i = 0; i < n; i++)

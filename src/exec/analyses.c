@@ -102,9 +102,9 @@ static void launches_finish(void *m)
 
 /* ---- api, copies, ranges: one model, a family each ---- */
 
-static const vp_evsum_opts api_widest = {.family = VP_EVSUM_API};
-static const vp_evsum_opts copies_widest = {.family = VP_EVSUM_COPIES};
-static const vp_evsum_opts ranges_widest = {.family = VP_EVSUM_RANGES};
+static const vp_evsum_opts api_widest = {.family = VP_EVSUM_API, .by_rank = 1};
+static const vp_evsum_opts copies_widest = {.family = VP_EVSUM_COPIES, .by_rank = 1};
+static const vp_evsum_opts ranges_widest = {.family = VP_EVSUM_RANGES, .by_rank = 1, .project = 1};
 MODEL_LIFE(api, vp_evsum, vp_evsum_opts, vp_evsum_init, vp_evsum_merge, vp_evsum_save,
            vp_evsum_free, &api_widest)
 
@@ -121,8 +121,7 @@ static void *ranges_new(const void *opts)
 static int evsum_read(void *m, const void *opts, const char *input, size_t i, vp_error *err)
 {
     (void)opts;
-    (void)i;
-    return vp_evsum_read(m, input, err);
+    return vp_evsum_read(m, input, i, err);
 }
 
 static void evsum_finish(void *m)

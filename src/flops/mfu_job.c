@@ -241,13 +241,22 @@ int vp_mfu_compute(const vp_mfu_job *j, vp_mfu_result *r, vp_error *err)
     r->first_out = -1;
     r->step_time = r->tokens_per_gpu = NAN;
     int64_t per_step = j->tokens_per_step;
-    if (check_job(j, err) != 0 || build_model(j, &r->model, err) != 0)
+    if (check_job(j, err) != 0)
         return -1;
     if (j->log_path) {
         if (vp_trainlog_read(j->log_path, &r->log, err) != 0)
             return -1;
         r->has_log = 1;
+        /* VeOmni's EnvironMeter logged its own FLOPs and peak: that is an
+         * MFU without a model (the view says whose) */
+        r->veomni = r->log.veomni > 0;
+        if (r->veomni && !j->model_path && !j->given.set) {
+            r->veomni_only = 1;
+            return 0;
+        }
     }
+    if (build_model(j, &r->model, err) != 0)
+        return -1;
     if (lengths(j, r, &per_step, err) != 0)
         return -1;
     vp_model_flops(&r->model, VP_ATTN_FULL, r->tokens, r->sq_sum, &r->flops[0]);

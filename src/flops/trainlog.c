@@ -72,7 +72,7 @@ static int field_number(const char *line, const char *end, const char *label, do
     return parse_number(p, end, out) != NULL;
 }
 
-static void rec_init(vp_iter_rec *r)
+void vp_iter_rec_init(vp_iter_rec *r)
 {
     r->kind = VP_LOG_NONE;
     r->iteration = -1;
@@ -81,6 +81,7 @@ static void rec_init(vp_iter_rec *r)
     r->tokens_per_s = NAN;
     r->tokens_per_gpu = 0;
     r->global_batch = -1;
+    r->flops_achieved = r->flops_promised = r->log_mfu = NAN;
     r->line = 0;
 }
 
@@ -107,7 +108,16 @@ static int megatron_line(const char *line, const char *end, vp_iter_rec *r)
     return 1;
 }
 
-enum key_kind { K_NONE, K_ITER, K_TIME_S, K_TIME_MS, K_TOK_GPU, K_TOK_JOB, K_TFLOPS, K_GBS };
+enum key_kind {
+    K_NONE, K_ITER, K_TIME_S, K_TIME_MS, K_TOK_GPU, K_TOK_JOB, K_TFLOPS, K_GBS,
+    K_ACHIEVED, K_PROMISED, K_MFU,
+};
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcmp(s + n - m, tail) == 0 && (n == m || s[n - m - 1] == '/');
+}
 
 static enum key_kind key_kind(const char *k)
 {
@@ -131,6 +141,13 @@ static enum key_kind key_kind(const char *k)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(k, keys[i].name) == 0)
             return keys[i].kind;
+    /* VeOmni's EnvironMeter, bare or under a prefix ("efficiency/") */
+    if (ends_with(k, "flops_achieved(t)"))
+        return K_ACHIEVED;
+    if (ends_with(k, "flops_promised(t)"))
+        return K_PROMISED;
+    if (ends_with(k, "mfu"))
+        return K_MFU;
     return K_NONE;
 }
 
@@ -189,6 +206,9 @@ static int generic_line(const char *line, const char *end, vp_iter_rec *r)
         case K_TOK_JOB: r->tokens_per_s = x; r->tokens_per_gpu = 0; have = 1; break;
         case K_TFLOPS: r->tflops = x; break;
         case K_GBS: r->global_batch = (int64_t)x; break;
+        case K_ACHIEVED: r->flops_achieved = x; have = 1; break;
+        case K_PROMISED: r->flops_promised = x; break;
+        case K_MFU: r->log_mfu = x; break;
         default: break;
         }
         s = ve - 1;
@@ -201,13 +221,13 @@ static int generic_line(const char *line, const char *end, vp_iter_rec *r)
 int vp_trainlog_parse_line(const char *line, size_t len, vp_iter_rec *rec)
 {
     const char *end = line + len;
-    rec_init(rec);
+    vp_iter_rec_init(rec);
     if (megatron_line(line, end, rec))
         return 1;
-    rec_init(rec);
+    vp_iter_rec_init(rec);
     if (generic_line(line, end, rec))
         return 1;
-    rec_init(rec);
+    vp_iter_rec_init(rec);
     return 0;
 }
 
@@ -241,6 +261,54 @@ static void argument_line(vp_trainlog *log, const char *line, const char *end)
     }
 }
 
+void vp_trainlog_add(vp_trainlog *log, const vp_iter_rec *rec)
+{
+    if (log->n == log->cap) {
+        log->cap = log->cap ? log->cap * 2 : 64;
+        log->recs = vp_realloc(log->recs, log->cap * sizeof *log->recs);
+    }
+    log->recs[log->n++] = *rec;
+    log->veomni += !isnan(rec->flops_achieved) && !isnan(rec->flops_promised);
+}
+
+/* A JSON array of objects opens the file: "[" then "{" (or "]", or the
+ * end of the line); a log line that starts with a "[date]" does not. */
+static int json_start(const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (*line++ != '[')
+        return 0;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    return *line == '{' || *line == ']' || *line == '\n' || *line == '\r' || !*line;
+}
+
+/* A W&B JSON export: the whole file (first: its first line, read), then
+ * its elements. */
+static int read_json(FILE *f, const char *first, int is_stdin, const char *path,
+                     vp_trainlog *log, vp_error *err)
+{
+    vp_buf text = {0};
+    vp_buf_append(&text, first, strlen(first));
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        vp_buf_append(&text, chunk, got);
+    int bad = ferror(f);
+    if (!is_stdin)
+        fclose(f);
+    int rc = -1;
+    if (bad)
+        vp_error_set(err, VP_EXIT_INPUT, "cannot read %s", path);
+    else
+        rc = vp_trainlog_json(text.data ? text.data : "", text.len, path, log, err);
+    vp_buf_free(&text);
+    if (rc != 0)
+        vp_trainlog_free(log);
+    return rc;
+}
+
 int vp_trainlog_read(const char *path, vp_trainlog *log, vp_error *err)
 {
     memset(log, 0, sizeof *log);
@@ -253,6 +321,8 @@ int vp_trainlog_read(const char *path, vp_trainlog *log, vp_error *err)
     }
     char *buf = vp_malloc(VP_TRAINLOG_MAX_LINE + 1);
     int rest = 0;  /* inside the cut-off rest of a long line */
+    vp_log_cols cols;
+    int csv = 0;
     while (fgets(buf, VP_TRAINLOG_MAX_LINE + 1, f)) {
         size_t n = strlen(buf);
         int complete = n > 0 && buf[n - 1] == '\n';
@@ -261,17 +331,22 @@ int vp_trainlog_read(const char *path, vp_trainlog *log, vp_error *err)
             continue;
         }
         rest = !complete && !feof(f);
+        if (log->lines == 0 && json_start(buf)) {
+            int rc = read_json(f, buf, is_stdin, path, log, err);
+            free(buf);
+            return rc;
+        }
         log->lines++;
         while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
             n--;
         vp_iter_rec rec;
-        if (vp_trainlog_parse_line(buf, n, &rec)) {
+        if (!csv && vp_trainlog_csv_header(buf, n, &cols)) {
+            csv = 1;
+            log->source = VP_LOGSRC_CSV;
+        } else if (csv ? vp_trainlog_csv_row(&cols, buf, n, &rec)
+                       : vp_trainlog_parse_line(buf, n, &rec)) {
             rec.line = log->lines;
-            if (log->n == log->cap) {
-                log->cap = log->cap ? log->cap * 2 : 64;
-                log->recs = vp_realloc(log->recs, log->cap * sizeof *log->recs);
-            }
-            log->recs[log->n++] = rec;
+            vp_trainlog_add(log, &rec);
         } else {
             argument_line(log, buf, buf + n);
         }

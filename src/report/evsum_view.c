@@ -30,6 +30,7 @@ vp_table *vp_evsum_table(const vp_evsum *s, long top)
     vp_table_add_col(t, "StdDev", VP_COL_NS_F, 1);
     if (f == VP_EVSUM_RANGES)
         vp_table_add_col(t, "Category", VP_COL_TEXT, 0);
+    int rank_col = s->o.by_rank ? vp_table_add_col(t, "Rank", VP_COL_INT, 0) : -1;
     vp_table_add_col(t, f == VP_EVSUM_API ? "Name" : f == VP_EVSUM_COPIES ? "Operation" : "Range",
                      VP_COL_TEXT, 0);
     size_t shown = shown_rows(s, top);
@@ -48,6 +49,8 @@ vp_table *vp_evsum_table(const vp_evsum *s, long top)
         int c = 8;
         if (f == VP_EVSUM_RANGES)
             vp_table_set_text(t, row, c++, s->str[g->cat]);
+        if (rank_col >= 0)
+            vp_table_set_int(t, row, c++, g->rank);
         vp_table_set_text(t, row, c, s->str[g->name]);
     }
     note_more(t, s, shown);
@@ -67,7 +70,8 @@ vp_table *vp_copies_size_table(const vp_evsum *s, long top)
     vp_table_add_col(t, "Max", VP_COL_BYTES, 0);
     vp_table_add_col(t, "StdDev (B)", VP_COL_RATIO, 1);
     vp_table_add_col(t, "Bandwidth (GB/s)", VP_COL_RATIO, 3);
-    vp_table_add_col(t, "Operation", VP_COL_TEXT, 0);
+    int rank_col = s->o.by_rank ? vp_table_add_col(t, "Rank", VP_COL_INT, 0) : -1;
+    int name_col = vp_table_add_col(t, "Operation", VP_COL_TEXT, 0);
     size_t shown = shown_rows(s, top), partial = 0;
     for (size_t i = 0; i < shown; i++) {
         const vp_evgroup *g = &s->groups[i];
@@ -87,7 +91,9 @@ vp_table *vp_copies_size_table(const vp_evsum *s, long top)
             vp_table_set_double(t, row, 7, (double)b->total / (double)g->d.total);
         else
             partial++;
-        vp_table_set_text(t, row, 8, s->str[g->name]);
+        if (rank_col >= 0)
+            vp_table_set_int(t, row, rank_col, g->rank);
+        vp_table_set_text(t, row, name_col, s->str[g->name]);
     }
     note_more(t, s, shown);
     vp_table_add_note(t, "bytes from args.bytes; Bandwidth = "

@@ -24,6 +24,7 @@ vp_table *vp_launches_summary_table(const vp_launches *l)
     vp_table_add_col(t, "Launch Delay", VP_COL_NS, 0);
     vp_table_add_col(t, "Max Launch Delay", VP_COL_NS, 0);
     vp_table_add_col(t, "Unlaunched", VP_COL_INT, 0);
+    vp_table_add_col(t, "Launch-Bound", VP_COL_INT, 0);
     for (size_t i = 0; i < l->nfiles; i++) {
         const vp_lfile *f = &l->files[i];
         size_t row = vp_table_add_row(t);
@@ -32,7 +33,7 @@ vp_table *vp_launches_summary_table(const vp_launches *l)
             vp_table_set_int(t, row, c++, f->rank);
         const int64_t v[] = {f->launches, f->runtime_over, f->delay_over, f->short_gpu,
                              f->cpu_total, f->gpu_total, f->delay_total, f->delay_max,
-                             f->unlaunched};
+                             f->unlaunched, f->launch_bound};
         for (size_t j = 0; j < sizeof v / sizeof *v; j++)
             vp_table_set_int(t, row, c++, v[j]);
     }
@@ -40,7 +41,9 @@ vp_table *vp_launches_summary_table(const vp_launches *l)
                       "Long Calls: launching calls longer than %.17g us; Long Delays: launch "
                       "delays longer than %.17g us; Short GPU Work: GPU work shorter than its "
                       "call, among calls within %.17g us (HTA's plots); Unlaunched: GPU work "
-                      "with no launching call in the trace",
+                      "with no launching call in the trace; Launch-Bound: GPU work shorter than "
+                      "its call, with a launch delay under the call's duration (the GPU waited "
+                      "for it)",
                       (double)l->o.runtime_cutoff / 1e3, (double)l->o.delay_cutoff / 1e3,
                       (double)l->o.runtime_cutoff / 1e3);
     return t;

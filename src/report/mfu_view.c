@@ -209,9 +209,13 @@ vp_table *vp_mfu_rate_table(const vp_mfu_rate *r, const vp_flops flops[2], int c
     return t;
 }
 
-size_t vp_mfu_tables(const vp_mfu_job *j, const vp_mfu_result *r, vp_table *out[4])
+size_t vp_mfu_tables(const vp_mfu_job *j, const vp_mfu_result *r, vp_table *out[VP_MFU_TABLES])
 {
     size_t n = 0;
+    if (r->veomni)
+        out[n++] = vp_mfu_veomni_table(&r->log, j->log_path);
+    if (r->veomni_only)
+        return n;
     out[n++] = vp_mfu_model_table(&r->model, j->model_path);
     vp_table *flops = out[n++] = vp_mfu_flops_table(r->flops, j->convs);
     vp_table_add_note(flops, "%s", r->lengths_note);

@@ -69,7 +69,7 @@ case_ 'nothing to count, bad input, usage'
 printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":2}]}' >"$WORK/k.json"
 vp api "$WORK/k.json"
 expect_status 0
-expect_stdout_has "note: no runtime or driver API calls (cuda_runtime, cuda_driver) in the input"
+expect_stdout_has "note: no runtime or driver API calls (cuda_runtime, cuda_driver, AscendCL) in the input"
 printf '{"traceEvents":[{"ph":"X"' >"$WORK/t.json"
 vp api "$WORK/t.json"
 expect_status 3
@@ -79,3 +79,42 @@ expect_status 2
 vp api
 expect_status 2
 expect_stderr_has "vprof: api: no trace given"
+
+case_ '--steps and --by rank, as computed independently'
+cd "$DATA/hta"
+vp api --steps 552 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+python3 "$CHECK" api --steps 552 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
+expect_stdout_file "$WORK/want"
+vp api --by rank -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+python3 "$CHECK" api --by-rank trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
+expect_stdout_file "$WORK/want"
+vp api --by name,rank --steps 551 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+python3 "$CHECK" api --steps 551 --by-rank trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
+expect_stdout_file "$WORK/want"
+vp api --by name,rank --steps 551 -j 2 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_stdout_file "$WORK/want"
+vp api --steps 3 event_sync_trace.json.gz
+expect_status 0
+expect_stderr_has "--steps selects none of the steps present (ProfilerStep#100 to #100)"
+vp api --by device event_sync_trace.json.gz
+expect_status 2
+expect_stderr_has "--by: unknown grouping 'device' (name, rank)"
+
+case_ 'AscendCL calls of an Ascend trace (trace_view.json), as computed independently'
+T0="$DATA/ascend/run2/worker0_20240101000000_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"
+vp api -f csv "$T0"
+expect_status 0
+python3 "$CHECK" api "$T0" >"$WORK/want"
+expect_stdout_file "$WORK/want"
+expect_stdout_has "28.6,96000,8,12000.0,12000.0,12000,12000,0.0,aclnnMatmul"
+A="$SHARED/fixtures/real/ascend/msprof_analyze_advisor_timeline/trace_view.json"
+if [ -e "$A" ]; then
+    vp api -f csv "$A"
+    expect_status 0
+    python3 "$CHECK" api "$A" >"$WORK/want"
+    expect_stdout_file "$WORK/want"
+    expect_stdout_has "61.0,6637096,11,603372.4,790548.0,63061,1099971,366083.6,aclopCompileAndExecute"
+else
+    echo "SKIP [$T]: $A is absent: the ../shared AscendCL case was not run"
+fi

@@ -75,3 +75,18 @@ expect_status 0
 expect_stdout_has "note: no memcpy or memset events (gpu_memcpy, gpu_memset) in the input"
 vp copies
 expect_status 2
+
+case_ '--steps (by the launching call, as kernels) and --by rank, as computed independently'
+cd "$DATA/hta"
+vp_tables "copy_time copy_size" copies --steps 551 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+python3 "$CHECK" copies --steps 551 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
+expect_stdout_file "$WORK/want"
+vp_tables "copy_time copy_size" copies --by rank -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+python3 "$CHECK" copies --by-rank trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz >"$WORK/want"
+expect_stdout_file "$WORK/want"
+vp kernels --include memcpy,memset --by class --steps 551 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+awk -F, '$9 == "memory" { n += $3 } END { print n }' "$OUT_STDOUT" >"$WORK/k"
+vp copies --table copy_time --steps 551 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+awk -F, 'NR > 1 { n += $3 } END { print n }' "$OUT_STDOUT" >"$WORK/c"
+if cmp -s "$WORK/k" "$WORK/c"; then pass; else fail "kernels and copies keep other copies of step 551: $(cat "$WORK/k") vs $(cat "$WORK/c")"; fi

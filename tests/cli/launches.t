@@ -11,8 +11,8 @@ cd "$DATA/hta"
 vp_tables "launch_summary kernel_launches" launches -f csv event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
-Launches,Long Calls,Long Delays,Short GPU Work,CPU Duration (ns),GPU Duration (ns),Launch Delay (ns),Max Launch Delay (ns),Unlaunched
-5,0,0,3,96000,51000,5000,2000,0
+Launches,Long Calls,Long Delays,Short GPU Work,CPU Duration (ns),GPU Duration (ns),Launch Delay (ns),Max Launch Delay (ns),Unlaunched,Launch-Bound
+5,0,0,3,96000,51000,5000,2000,0,3
 
 Count,QCount,TAvg (ns),TMed (ns),TMin (ns),TMax (ns),TStdDev (ns),AAvg (ns),AMed (ns),AMin (ns),AMax (ns),AStdDev (ns),QAvg (ns),QMed (ns),QMin (ns),QMax (ns),QStdDev (ns),KAvg (ns),KMed (ns),KMin (ns),KMax (ns),KStdDev (ns),API Name,Kernel Name
 1,1,46000.0,46000.0,46000,46000,0.0,9000.0,9000.0,9000,9000,0.0,1000.0,1000.0,1000,1000,0.0,36000.0,36000.0,36000,36000,0.0,cudaLaunchKernel,at::cuda::(anonymous namespace)::spin_kernel(long)

@@ -66,12 +66,13 @@ def main():
     rank = ["Rank"] if many else []
     print(",".join(rank + ["Launches", "Long Calls", "Long Delays", "Short GPU Work",
                            "CPU Duration (ns)", "GPU Duration (ns)", "Launch Delay (ns)",
-                           "Max Launch Delay (ns)", "Unlaunched"]))
+                           "Max Launch Delay (ns)", "Unlaunched", "Launch-Bound"]))
     for r, ls in files:
         row = [len(ls), sum(x["cpu"] > 50000 for x in ls), sum(x["delay"] > 100000 for x in ls),
                sum(x["cpu"] <= 50000 and x["gpu"] < x["cpu"] for x in ls),
                sum(x["cpu"] for x in ls), sum(x["gpu"] for x in ls), sum(x["delay"] for x in ls),
-               max([x["delay"] for x in ls] + [0]), 0]
+               max([x["delay"] for x in ls] + [0]), 0,
+               sum(x["gpu"] < x["cpu"] and x["delay"] < x["cpu"] for x in ls)]
         print(",".join(([str(r)] if many else []) + [str(v) for v in row]))
     if mode == "summary":
         return

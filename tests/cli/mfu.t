@@ -555,6 +555,58 @@ vprof: mfu: x.log: no iteration lines with a time or a throughput (docs/mfu.md l
 Try 'vprof help mfu'.
 END
 
+case_ 'VeOmni EnvironMeter lines: MFU = flops_achieved(T) / flops_promised(T), no model'
+# a printed dict, a JSON line with efficiency/ prefixes, key=value; the
+# third line has no logged mfu.  30.00, 25.00, 37.51 %; median 30.00 %.
+cat > veomni.log <<'EOF2'
+[INFO] {'global_step': 1, 'flops_achieved(T)': 2400.0, 'flops_promised(T)': 8000.0, 'mfu': 0.3, 'tokens_per_second(M)': 0.5}
+{"global_step": 2, "efficiency/flops_achieved(T)": 2000, "efficiency/flops_promised(T)": 8000, "efficiency/mfu": 0.25}
+loss=2.1 step=3 flops_achieved(T)=3000.5 flops_promised(T)=8000
+EOF2
+vp mfu --log veomni.log -f csv
+expect_status 0
+expect_stdout <<'END'
+Step,Line,Achieved (TFLOP/s),Promised (TFLOP/s),MFU (%),Logged MFU (%)
+1,1,2400.000,8000.000,30.00,30.00
+2,2,2000.000,8000.000,25.00,25.00
+3,3,3000.500,8000.000,37.51,
+END
+vp mfu --log veomni.log
+expect_stdout_has "source: VeOmni's EnvironMeter metrics in log lines veomni.log (lines)"
+expect_stdout_has "median MFU over 3 steps: 30.00%"
+
+case_ 'VeOmni metrics in a W&B export: CSV (empty cells of other steps) and JSON'
+# 25.00 and 37.50 %, median 31.25 %; JSON 10.00 and 30.00 %, median 20.00 %.
+printf '"Step","flops_achieved(T)","flops_promised(T)","mfu"\n10,1000,4000,0.25\n11,,,\n12,1500,4000,0.375\n' > wandb.csv
+vp mfu --log wandb.csv -f csv
+expect_status 0
+expect_stdout <<'END'
+Step,Line,Achieved (TFLOP/s),Promised (TFLOP/s),MFU (%),Logged MFU (%)
+10,2,1000.000,4000.000,25.00,25.00
+12,4,1500.000,4000.000,37.50,37.50
+END
+vp mfu --log wandb.csv -f json
+expect_stdout_has 'a W&B CSV export wandb.csv'
+expect_stdout_has 'median MFU over 2 steps: 31.25%'
+printf '[{"_step": 5, "flops_achieved(T)": 100.0, "flops_promised(T)": 1000.0, "mfu": 0.1},\n {"_step": 6, "loss": 2.0},\n {"_step": 7, "flops_achieved(T)": 300.0, "flops_promised(T)": 1000.0}]\n' > wandb.json
+vp mfu --log wandb.json -f csv
+expect_status 0
+expect_stdout <<'END'
+Step,Line,Achieved (TFLOP/s),Promised (TFLOP/s),MFU (%),Logged MFU (%)
+5,1,100.000,1000.000,10.00,10.00
+7,3,300.000,1000.000,30.00,
+END
+vp mfu --log wandb.json
+expect_stdout_has 'a W&B JSON export wandb.json (elements)'
+expect_stdout_has 'median MFU over 2 steps: 20.00%'
+printf '[{"_step": 5, "flops_achieved(T)": 1' > bad.json
+vp mfu --log bad.json
+expect_status 3
+expect_stderr_has 'bad.json: byte'
+vp mfu --log veomni.log --model llama-3-8b.json --seq-len 8192 --gpu H100 -f json
+expect_status 2
+expect_stderr_has 'no iteration lines with a time or a throughput'
+
 case_ 'MFU above 100% warns'
 vp_tables "model flops mfu" mfu --model llama-3-8b.json --seq-len 8192 --tokens-per-sec 90000 --gpu H100 --convention causal -f csv
 expect_status 0

@@ -60,7 +60,7 @@ static void read_family(vp_evsum *s, vp_evsum_family f)
     vp_evsum_opts o = {.family = f};
     vp_error err = {0};
     vp_evsum_init(s, &o);
-    assert_int_equal(vp_evsum_read(s, path, &err), VP_EXIT_OK);
+    assert_int_equal(vp_evsum_read(s, path, 0, &err), VP_EXIT_OK);
     vp_evsum_finish(s);
 }
 
@@ -116,7 +116,7 @@ static void test_ranges_and_merge(void **state)
     vp_evsum c;
     vp_evsum_init(&c, &o);
     vp_error err = {0};
-    assert_int_equal(vp_evsum_read(&c, path, &err), VP_EXIT_OK);
+    assert_int_equal(vp_evsum_read(&c, path, 0, &err), VP_EXIT_OK);
     vp_buf buf = {0};
     vp_evsum_save(&c, &buf);
     assert_int_equal(vp_evsum_merge(&b, buf.data, buf.len, &err), 0);
@@ -134,12 +134,70 @@ static void test_ranges_and_merge(void **state)
     vp_evsum_free(&c);
 }
 
+/* The GPU projection of ranges (vprof/rangeproj.h), by rank, through a
+ * partial: fwd [0,10] us launches (call [2,3]) a kernel [20,25] and, nested
+ * in it, inner [4,6] launches nothing; a call [9,12] outlasts fwd. */
+static void test_projection(void **state)
+{
+    (void)state;
+    static const char proj_trace[] =
+        "{\"distributedInfo\": {\"rank\": 3}, \"traceEvents\": [\n"
+        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"fwd\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10},\n"
+        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"inner\", \"pid\": 1, \"tid\": 1, \"ts\": 4, \"dur\": 2},\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1, \"args\": {\"correlation\": 7}},\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 9, \"dur\": 3, \"args\": {\"correlation\": 8}},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 5, \"args\": {\"correlation\": 7}},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 30, \"dur\": 5, \"args\": {\"correlation\": 8}}\n"
+        "]}\n";
+    char p2[400];
+    snprintf(p2, sizeof p2, "%s/p.json", dir);
+    FILE *f = fopen(p2, "w");
+    assert_non_null(f);
+    fputs(proj_trace, f);
+    fclose(f);
+    vp_evsum_opts o = {.family = VP_EVSUM_RANGES, .project = 1, .by_rank = 1};
+    vp_evsum one, all;
+    vp_evsum_init(&one, &o);
+    vp_evsum_init(&all, &o);
+    vp_error err = {0};
+    assert_int_equal(vp_evsum_read(&one, p2, 0, &err), VP_EXIT_OK);
+    vp_buf buf = {0};
+    vp_evsum_save(&one, &buf);
+    assert_int_equal(vp_evsum_merge(&all, buf.data, buf.len, &err), 0);
+    vp_evsum_finish(&all);
+    assert_int_equal(all.ngroups, 2);
+    assert_int_equal(all.groups[0].rank, 3);
+    assert_non_null(all.proj);
+    assert_int_equal(all.proj->ngroups, 1);
+    const vp_projgroup *g = &all.proj->groups[0];
+    assert_string_equal(all.proj->str[g->name], "fwd");
+    assert_int_equal(g->rank, 3);
+    assert_int_equal(g->d.total, 5000);
+    assert_int_equal(g->range_total, 10000);
+    assert_int_equal(g->ops, 1);
+    assert_int_equal(g->levels, 0);
+    assert_int_equal(g->children, 0);
+    assert_int_equal(g->gpu_time, 5000);
+    /* a partial with a projection into a result without one: read, dropped */
+    vp_evsum plain;
+    vp_evsum_opts po = {.family = VP_EVSUM_RANGES, .by_rank = 1};
+    vp_evsum_init(&plain, &po);
+    assert_int_equal(vp_evsum_merge(&plain, buf.data, buf.len, &err), 0);
+    assert_null(plain.proj);
+    vp_buf_free(&buf);
+    vp_evsum_free(&one);
+    vp_evsum_free(&all);
+    vp_evsum_free(&plain);
+    unlink(p2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_ranges_and_merge),
+        cmocka_unit_test(test_projection),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -126,6 +126,36 @@ static void test_long_line(void **state)
     vp_trainlog_free(&log);
 }
 
+/* VeOmni's EnvironMeter keys, bare and prefixed; a CSV export's rows. */
+static void test_veomni(void **state)
+{
+    vp_iter_rec r;
+    (void)state;
+    assert_int_equal(parse("{'flops_achieved(T)': 2400.5, 'flops_promised(T)': 8000.0, 'mfu': 0.3, "
+                           "'tokens_per_second(M)': 0.5}", &r), 1);
+    assert_true(r.flops_achieved == 2400.5);
+    assert_true(r.flops_promised == 8000.0);
+    assert_true(r.log_mfu == 0.3);
+    assert_true(isnan(r.tokens_per_s));   /* (M) is not a tokens/s key */
+    assert_int_equal(parse("{\"efficiency/flops_achieved(T)\": 10, \"efficiency/mfu\": 0.1}", &r), 1);
+    assert_true(r.flops_achieved == 10);
+    assert_true(r.log_mfu == 0.1);
+    assert_int_equal(parse("xflops_achieved(T)=3 other_mfu=1", &r), 0);
+
+    vp_log_cols c;
+    const char *head = "\"Step\",\"run - flops_achieved(T)\",\"flops_promised(T)\",\"loss\"";
+    assert_int_equal(vp_trainlog_csv_header(head, strlen(head), &c), 1);
+    assert_int_equal(c.step, 0);
+    assert_int_equal(c.achieved, 1);
+    assert_int_equal(c.promised, 2);
+    assert_int_equal(c.mfu, -1);
+    assert_int_equal(vp_trainlog_csv_row(&c, "7,12.5,50,2.0", 13, &r), 1);
+    assert_int_equal(r.iteration, 7);
+    assert_true(r.flops_achieved == 12.5 && r.flops_promised == 50);
+    assert_int_equal(vp_trainlog_csv_row(&c, "8,,,2.0", 7, &r), 0);
+    assert_int_equal(vp_trainlog_csv_header("step,loss", 9, &c), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_generic_lines),
         cmocka_unit_test(test_read_log),
         cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_veomni),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
