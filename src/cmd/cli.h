@@ -41,6 +41,10 @@ int cmd_ops(int argc, char **argv);
 extern const char cmd_ops_usage[];
 int cmd_launches(int argc, char **argv);
 extern const char cmd_launches_usage[];
+int cmd_counters(int argc, char **argv);
+extern const char cmd_counters_usage[];
+int cmd_sequences(int argc, char **argv);
+extern const char cmd_sequences_usage[];
 int cmd_api(int argc, char **argv);
 extern const char cmd_api_usage[];
 int cmd_copies(int argc, char **argv);
@@ -69,7 +73,7 @@ int cmd_reduce(int argc, char **argv);
 extern const char cmd_reduce_usage[];
 extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
     cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[], cmd_launches_tables[],
-    cmd_copies_tables[];
+    cmd_copies_tables[], cmd_counters_tables[];
 
 /* Routes the library's diagnostics to stderr ("vprof: warning: ...",
  * silenced by -q) and spells its hints as this CLI's options; main()
