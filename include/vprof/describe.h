@@ -24,7 +24,7 @@ void vp_describe_doubles(const double *v, size_t n, double *scratch, vp_describe
 double vp_pairwise_sum(const double *v, size_t n);
 
 /* numpy's argsort(kind="quicksort") of int64 keys (numpy 1.24's
- * aquicksort: median-of-3 introsort, insertion sort below 17 items, a heap
+ * aquicksort: median-of-3 introsort, insertion sort on 16 items or fewer, a heap
  * sort past 2 log2(n) levels), which pandas' sort_values(by=one column)
  * runs: idx (n entries) receives the permutation.  It is not stable; HTA's
  * order of equal times is this one. */

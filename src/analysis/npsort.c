@@ -2,7 +2,7 @@
  * so that equal keys end up in the order numpy leaves them in. */
 #include "vprof/describe.h"
 
-#define SMALL_QUICKSORT 16
+#define SMALL_QUICKSORT 15
 #define QS_STACK 128
 
 static int msb(size_t n)
