@@ -3,15 +3,15 @@
 
 #include "vprof/counters_view.h"
 
-/* Full precision in every format: a text column shows a double as the
- * shortest text that reads back as the same value (Python's repr, which
- * HTA's CSV files hold). */
+/* Full precision in the raw formats: the shortest text that reads back as
+ * the same double (Python's repr, which HTA's CSV files hold); three
+ * significant digits in the table format. */
 static void add_stat_cols(vp_table *t)
 {
     static const char *const names[] = {"Mean", "Std", "Min", "25%", "50%", "75%", "Max"};
     vp_table_add_col(t, "Count", VP_COL_INT, 0);
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        vp_table_add_col(t, names[i], VP_COL_TEXT, 0);
+        vp_table_add_col(t, names[i], VP_COL_RATIO, VP_DECIMALS_EXACT);
 }
 
 static void put_stats(vp_table *t, size_t row, int col, const vp_describe *d)
@@ -69,7 +69,7 @@ static vp_table *series(const char *name, const char *key, const char *value,
     vp_table_add_col(t, "Rank", VP_COL_INT, 0);
     vp_table_add_col(t, key, key[0] == 'S' ? VP_COL_INT : VP_COL_TEXT, 0);
     vp_table_add_col(t, "Time (ns)", VP_COL_INT, 0);
-    vp_table_add_col(t, value, key[0] == 'S' ? VP_COL_INT : VP_COL_TEXT, 0);
+    vp_table_add_col(t, value, key[0] == 'S' ? VP_COL_INT : VP_COL_RATIO, VP_DECIMALS_EXACT);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < s[i].n; j++) {
             size_t row = vp_table_add_row(t);
