@@ -82,4 +82,7 @@ void vp_counters_finish(vp_counters *c);
  * ncclKernel, as communication first). */
 const char *vp_counters_copy_kind(const char *name, size_t n);
 
+/* 1 when name is one of HTA's launching runtime calls (the list above). */
+int vp_counters_hta_launch(const char *name, size_t n);
+
 #endif

@@ -13,56 +13,6 @@
 #include "vprof/trace.h"
 #include "vprof/util.h"
 
-/* HTA's get_runtime_launch_events_mask (trace_symbol_table.py). */
-static const char *const HTA_LAUNCH_CALLS[] = {
-    "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
-    "cudaMemcpyAsync", "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution",
-    "hipLaunchKernel", "hipExtModuleLaunchKernel", "hipMemcpyAsync", "hipMemsetAsync",
-    "hipMemcpyWithStream",
-};
-
-static int is_hta_launch(vp_span name)
-{
-    for (size_t i = 0; i < sizeof HTA_LAUNCH_CALLS / sizeof *HTA_LAUNCH_CALLS; i++)
-        if (strlen(HTA_LAUNCH_CALLS[i]) == name.n && memcmp(HTA_LAUNCH_CALLS[i], name.p, name.n) == 0)
-            return 1;
-    return 0;
-}
-
-static int starts(const char *s, size_t n, const char *lit)
-{
-    size_t k = strlen(lit);
-    return n >= k && memcmp(s, lit, k) == 0;
-}
-
-static int contains(const char *s, size_t n, const char *lit)
-{
-    size_t k = strlen(lit);
-    for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(s + i, lit, k) == 0)
-            return 1;
-    return 0;
-}
-
-const char *vp_counters_copy_kind(const char *name, size_t n)
-{
-    static char kind[16];
-    /* hta/utils/utils.py get_kernel_type: communication is tested first */
-    if (starts(name, n, "nccl") || starts(name, n, "hip") || starts(name, n, "hccl") ||
-        contains(name, n, "ncclKernel"))
-        return NULL;
-    if (starts(name, n, "Memset"))
-        return "Memset";
-    if (starts(name, n, "dma"))
-        return "Memcpy Unknown";
-    if (!starts(name, n, "Memcpy"))
-        return NULL;
-    size_t k = n < 11 ? n : 11;   /* len("Memcpy DtoH") */
-    memcpy(kind, name, k);
-    kind[k] = 0;
-    return kind;
-}
-
 /* A GPU event with a stream, held until the file's end. */
 typedef struct gpu_ev {
     int64_t corr, ts, dur, stream, pid, tid;
@@ -101,7 +51,7 @@ static void take_event(pass *p, const vp_event *ev)
     if (ev->has_ts && ev->ts % 1000 != 0)
         p->fractional = 1;
     if (vp_launch_correlation(ev, &corr)) {
-        if (is_hta_launch(ev->name) && ev->has_dur) {
+        if (vp_counters_hta_launch(ev->name.p, ev->name.n) && ev->has_dur) {
             if (p->ncalls == p->cap_calls) {
                 p->cap_calls = p->cap_calls ? p->cap_calls * 2 : 4096;
                 p->calls = vp_realloc(p->calls, p->cap_calls * sizeof *p->calls);
