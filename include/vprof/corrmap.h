@@ -23,6 +23,10 @@ typedef struct vp_corrmap {
 void vp_corrmap_add(vp_corrmap *m, int64_t corr, int64_t dur);
 /* Sorts the records: call once after the last add, before lookups. */
 void vp_corrmap_seal(vp_corrmap *m);
+/* The records of corr, side by side (*n of them; NULL when none).  A
+ * caller that needs more than the duration (vprof sequences: the name and
+ * start) records an index into its own array as the value. */
+const vp_corr_work *vp_corrmap_find(const vp_corrmap *m, int64_t corr, size_t *n);
 /* The sum of the durations recorded for corr (0 when none). */
 int64_t vp_corrmap_sum(const vp_corrmap *m, int64_t corr);
 void vp_corrmap_free(vp_corrmap *m);

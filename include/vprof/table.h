@@ -33,7 +33,10 @@ void vp_table_free(vp_table *t);
 /* Adds a column and returns its index.  title is the bare title ("Total
  * Time"); the raw-format header is derived from the type.  decimals is the
  * number of digits after the point that raw formats print for the double
- * types (nsys prints 1), ignored for the others. */
+ * types (nsys prints 1), ignored for the others; VP_DECIMALS_EXACT: the
+ * shortest text that reads back as the same double (a peer's full
+ * precision, HTA's CSV files). */
+#define VP_DECIMALS_EXACT (-1)
 int vp_table_add_col(vp_table *t, const char *title, vp_col_type type, int decimals);
 
 /* A table's columns as data: vp_table_new_cols makes the table with

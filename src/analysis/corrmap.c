@@ -29,10 +29,11 @@ void vp_corrmap_seal(vp_corrmap *m)
         qsort(m->v, m->n, sizeof *m->v, cmp_corr);
 }
 
-int64_t vp_corrmap_sum(const vp_corrmap *m, int64_t corr)
+const vp_corr_work *vp_corrmap_find(const vp_corrmap *m, int64_t corr, size_t *n)
 {
+    *n = 0;
     if (corr < 0)
-        return 0;
+        return NULL;
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -41,9 +42,18 @@ int64_t vp_corrmap_sum(const vp_corrmap *m, int64_t corr)
         else
             hi = mid;
     }
+    while (lo + *n < m->n && m->v[lo + *n].corr == corr)
+        ++*n;
+    return *n ? &m->v[lo] : NULL;
+}
+
+int64_t vp_corrmap_sum(const vp_corrmap *m, int64_t corr)
+{
+    size_t n;
+    const vp_corr_work *w = vp_corrmap_find(m, corr, &n);
     int64_t sum = 0;
-    for (; lo < m->n && m->v[lo].corr == corr; lo++)
-        sum += m->v[lo].dur;
+    for (size_t i = 0; i < n; i++)
+        sum += w[i].dur;
     return sum;
 }
 

@@ -130,29 +130,69 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     p->mod_gpu += s->kind == K_MOD ? gpu_in : f->mod_gpu;
 }
 
-/* The trees of the held slices, thread by thread. */
-void ops_build_trees(file_pass *fp)
+void ops_sort_slices(slice *s, size_t n)
 {
-    if (fp->n)
-        qsort(fp->s, fp->n, sizeof *fp->s, cmp_slice);
-    vp_corrmap_seal(&fp->gpu);
-    frame *stack = NULL;
-    size_t depth = 0, cap = 0;
-    for (size_t i = 0; i <= fp->n; i++) {
-        const slice *s = i < fp->n ? &fp->s[i] : NULL;
+    if (n)
+        qsort(s, n, sizeof *s, cmp_slice);
+}
+
+void ops_walk_slices(const slice *s, size_t n, const slice_walk *w)
+{
+    size_t *open = NULL, depth = 0, cap = 0;
+    for (size_t i = 0; i <= n; i++) {
+        const slice *x = i < n ? &s[i] : NULL;
         while (depth > 0) {
-            const slice *top = stack[depth - 1].sl;
-            if (s && s->thread == top->thread && s->ts < top->end && s->end <= top->end)
+            const slice *top = &s[open[depth - 1]];
+            if (x && x->thread == top->thread && x->ts < top->end && x->end <= top->end)
                 break;
-            close_frame(fp, stack, &depth);
+            depth--;
+            w->close(w->ctx, open[depth], depth);
         }
-        if (!s)
+        if (!x)
             break;
         if (depth == cap) {
             cap = cap ? cap * 2 : 64;
-            stack = vp_realloc(stack, cap * sizeof *stack);
+            open = vp_realloc(open, cap * sizeof *open);
         }
-        stack[depth++] = (frame){.sl = s, .last = {.row = UINT32_MAX}};
+        w->open(w->ctx, i, depth);
+        open[depth++] = i;
     }
-    free(stack);
+    free(open);
+}
+
+/* ops' frames on the walk's stack. */
+typedef struct tree_ctx {
+    file_pass *fp;
+    frame *stack;
+    size_t depth, cap;
+} tree_ctx;
+
+static void tree_open(void *ctx, size_t i, size_t depth)
+{
+    (void)depth;
+    tree_ctx *t = ctx;
+    if (t->depth == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->stack = vp_realloc(t->stack, t->cap * sizeof *t->stack);
+    }
+    t->stack[t->depth++] = (frame){.sl = &t->fp->s[i], .last = {.row = UINT32_MAX}};
+}
+
+static void tree_close(void *ctx, size_t i, size_t depth)
+{
+    (void)i;
+    (void)depth;
+    tree_ctx *t = ctx;
+    close_frame(t->fp, t->stack, &t->depth);
+}
+
+/* The trees of the held slices, thread by thread. */
+void ops_build_trees(file_pass *fp)
+{
+    ops_sort_slices(fp->s, fp->n);
+    vp_corrmap_seal(&fp->gpu);
+    tree_ctx t = {.fp = fp};
+    slice_walk w = {tree_open, tree_close, &t};
+    ops_walk_slices(fp->s, fp->n, &w);
+    free(t.stack);
 }

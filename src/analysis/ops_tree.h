@@ -39,6 +39,22 @@ typedef struct file_pass {
     uint64_t ops, no_dur;
 } file_pass;
 
+/* Sorts slices as torch does: per thread, by start, the longer first at
+ * equal starts, then in file order. */
+void ops_sort_slices(slice *s, size_t n);
+
+/* Walks sorted slices as trees, one per thread: a slice is inside the open
+ * one above it when it starts before that one's end and ends by it.
+ * open(ctx, i, depth) as slice i opens (depth 0: a root), close(ctx, i,
+ * depth) as it closes, after its children.  Used by vprof ops and vprof
+ * sequences (one nesting rule for both). */
+typedef struct slice_walk {
+    void (*open)(void *ctx, size_t i, size_t depth);
+    void (*close)(void *ctx, size_t i, size_t depth);
+    void *ctx;
+} slice_walk;
+void ops_walk_slices(const slice *s, size_t n, const slice_walk *w);
+
 /* Sorts the held slices and GPU work and adds every tree's operators to
  * fp->m's rows. */
 void ops_build_trees(file_pass *fp);

@@ -43,6 +43,10 @@ int cmd_launches(int argc, char **argv);
 int cmd_critpath(int argc, char **argv);
 extern const char cmd_critpath_usage[];
 extern const char cmd_launches_usage[];
+int cmd_counters(int argc, char **argv);
+extern const char cmd_counters_usage[];
+int cmd_sequences(int argc, char **argv);
+extern const char cmd_sequences_usage[];
 int cmd_api(int argc, char **argv);
 extern const char cmd_api_usage[];
 int cmd_copies(int argc, char **argv);
@@ -74,7 +78,7 @@ extern const char cmd_report_usage[];
 extern const vp_table_doc cmd_report_tables[];
 extern const vp_table_doc cmd_summary_tables[], cmd_comm_tables[], cmd_steps_tables[],
     cmd_memory_tables[], cmd_mfu_tables[], cmd_diff_tables[], cmd_launches_tables[],
-    cmd_copies_tables[], cmd_critpath_tables[], cmd_ranges_tables[];
+    cmd_copies_tables[], cmd_critpath_tables[], cmd_ranges_tables[], cmd_counters_tables[];
 
 /* Routes the library's diagnostics to stderr ("vprof: warning: ...",
  * silenced by -q) and spells its hints as this CLI's options; main()

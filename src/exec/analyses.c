@@ -7,6 +7,7 @@
 #include "vprof/analyses.h"
 #include "vprof/breakdown.h"
 #include "vprof/comm.h"
+#include "vprof/counters.h"
 #include "vprof/evsum.h"
 #include "vprof/kernels.h"
 #include "vprof/launches.h"
@@ -98,6 +99,23 @@ static int launches_read(void *m, const void *opts, const char *input, size_t i,
 static void launches_finish(void *m)
 {
     vp_launches_finish(m);
+}
+
+/* ---- counters ---- */
+
+static const vp_counters_opts counters_widest = {0};
+MODEL_LIFE(counters, vp_counters, vp_counters_opts, vp_counters_init, vp_counters_merge,
+           vp_counters_save, vp_counters_free, &counters_widest)
+
+static int counters_read(void *m, const void *opts, const char *input, size_t i, vp_error *err)
+{
+    (void)opts;
+    return vp_counters_read(m, input, i, err);
+}
+
+static void counters_finish(void *m)
+{
+    vp_counters_finish(m);
 }
 
 /* ---- api, copies, ranges: one model, a family each ---- */
@@ -219,6 +237,7 @@ static const vp_analysis table[] = {
     ENTRY("kernels", VP_KERNELS_PART_VERSION, kernels, kernels_read, kernels_finish),
     ENTRY("ops", VP_OPS_PART_VERSION, ops, ops_read, ops_finish),
     ENTRY("launches", VP_LAUNCHES_PART_VERSION, launches, launches_read, launches_finish),
+    ENTRY("counters", VP_COUNTERS_PART_VERSION, counters, counters_read, counters_finish),
     {"api", VP_EVSUM_PART_VERSION, api_new, api_merge, api_save, api_free, evsum_read,
      evsum_finish},
     {"copies", VP_EVSUM_PART_VERSION, copies_new, api_merge, api_save, api_free, evsum_read,

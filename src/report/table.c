@@ -102,7 +102,7 @@ int vp_table_add_col(vp_table *t, const char *title, vp_col_type type, int decim
     col->title = vp_strdup(title ? title : "");
     col->type = type;
     /* More than 17 digits only print binary noise. */
-    col->decimals = decimals < 0 ? 0 : decimals > 17 ? 17 : decimals;
+    col->decimals = decimals == VP_DECIMALS_EXACT ? decimals : decimals < 0 ? 0 : decimals > 17 ? 17 : decimals;
     col->cells = vp_calloc(t->rows_cap, sizeof(*col->cells));
     return t->ncols++;
 }
@@ -334,7 +334,10 @@ static const char *raw_value(const column *col, const cell *c, char *buf, size_t
     }
     if (!cell_double(c, &d))
         return NULL;
-    vp_fmt_fixed(buf, n, col->decimals, d);
+    if (col->decimals == VP_DECIMALS_EXACT)
+        fmt_shortest(buf, n, d);
+    else
+        vp_fmt_fixed(buf, n, col->decimals, d);
     return buf;
 }
 

@@ -31,7 +31,7 @@ static void test_table(void **state)
         uint64_t version;
         int reads;      /* a uniform read step */
     } want[] = {
-        {"kernels", 2, 1}, {"ops", 1, 1},     {"launches", 2, 1}, {"api", 2, 1},
+        {"kernels", 2, 1}, {"ops", 1, 1},     {"launches", 2, 1}, {"counters", 1, 1}, {"api", 2, 1},
         {"copies", 2, 1},  {"ranges", 2, 1},  {"comm", 2, 0},     {"steps", 2, 0},
         {"summary", 5, 1}, {"check", 5, 1},   {"memory", 2, 0},
     };
