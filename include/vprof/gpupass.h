@@ -1,4 +1,5 @@
-/* One trace's GPU work in one pass, as the analyses over GPU work (comm,
+/* One trace's GPU work in one pass (the trace pass of vprof/tracepass.h
+ * with vp_gpuwork fed first), as the analyses over GPU work (comm,
  * steps, the run metrics of summary/check/diff) read a file: the trace opened, every event given to vp_gpuwork
  * and to the caller's observer, the steps resolved and the rank told. */
 #ifndef VPROF_GPUPASS_H

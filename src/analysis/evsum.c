@@ -9,6 +9,7 @@
 #include "vprof/evsum.h"
 #include "vprof/part.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 
 void vp_evsum_init(vp_evsum *s, const vp_evsum_opts *o)
 {
@@ -95,8 +96,9 @@ static int is_range(vp_span cat)
            (cat.n == 19 && memcmp(cat.p, "gpu_user_annotation", 19) == 0);
 }
 
-static void take_event(vp_evsum *s, const vp_event *ev)
+static void take_event(void *ctx, const vp_event *ev)
 {
+    vp_evsum *s = ctx;
     if (ev->ph != 'X')
         return;
     vp_gpu_kind kind = VP_GPU_NONE;
@@ -138,22 +140,15 @@ static void take_event(vp_evsum *s, const vp_event *ev)
 
 int vp_evsum_read(vp_evsum *s, const char *path, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = s->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(s, &ev);
-    s->nfiles++;
-    if (r == 0 && s->o.say) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s: read %llu events", vp_trace_name(t),
-                 (unsigned long long)vp_trace_get_stats(t)->events);
-        s->o.say(msg);
-    }
-    vp_trace_close(t);
+    vp_trace_pass p;
+    vp_trace_pass_opts o = {.partial = s->o.partial, .rank = -1};
+    int r = vp_trace_pass_read(&p, path, &o, take_event, s, err);
+    if (p.trace)
+        s->nfiles++;   /* opened, read whole or not */
+    if (r == 0)
+        vp_trace_pass_say(s->o.say, "%s: read %llu events", vp_trace_name(p.trace),
+                          (unsigned long long)vp_trace_get_stats(p.trace)->events);
+    vp_trace_pass_close(&p);
     return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 

@@ -88,7 +88,7 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     const slice *s = f->sl;
     int64_t dur = s->end - s->ts, child_cpu = f->child_cpu;
     /* a runtime call's own launches, through its correlation id */
-    int64_t own = s->kind == K_CALL ? vp_corrmap_sum(&fp->gpu, s->corr) : 0;
+    int64_t own = s->kind == K_CALL ? vp_corrjoin_gpu_time(fp->gpu, s->corr) : 0;
     int64_t launched = s->kind == K_CALL ? own + f->self_gpu + f->child_gpu : 0;
     int64_t self_gpu = f->self_gpu, gpu_total = f->self_gpu + f->child_gpu;
     if (s->kind == K_CALL)
@@ -135,7 +135,6 @@ void ops_build_trees(file_pass *fp)
 {
     if (fp->n)
         qsort(fp->s, fp->n, sizeof *fp->s, cmp_slice);
-    vp_corrmap_seal(&fp->gpu);
     frame *stack = NULL;
     size_t depth = 0, cap = 0;
     for (size_t i = 0; i <= fp->n; i++) {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vprof/corrmap.h"
+#include "vprof/corrjoin.h"
 #include "vprof/ops.h"
 #include "vprof/steps.h"
 #include "vprof/util.h"
@@ -31,15 +31,15 @@ typedef struct file_pass {
     vp_strmap *threads, *calls;  /* "pid tid" -> index + 1; runtime call and module names */
     slice *s;
     size_t n, cap;
-    vp_corrmap gpu;     /* kernels, memcpys, memsets by correlation id */
-    vp_steps *steps;
+    vp_corrjoin *gpu;   /* kernels, memcpys, memsets by correlation id */
+    vp_steps *steps;    /* the trace pass's, with --steps */
     vp_buf tmp;
     vp_buf last_thread;  /* the "pid tid" of the last slice held, and its index */
     uint32_t last_tid;
     uint64_t ops, no_dur;
 } file_pass;
 
-/* Sorts the held slices and GPU work and adds every tree's operators to
+/* Sorts the held slices and adds every tree's operators to
  * fp->m's rows. */
 void ops_build_trees(file_pass *fp);
 
