@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "vprof/gpupass.h"
-#include "vprof/tracepass.h"
 
 typedef struct gpu_observer {
     vp_gpuwork *w;
@@ -19,45 +18,32 @@ static void observe(void *ctx, const vp_event *ev)
         g->fn(g->ctx, g->w, i, ev);
 }
 
-int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_gpu_pass_opts *o,
+int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_trace_pass_opts *o,
                      vp_gpu_pass_fn fn, void *ctx, vp_error *err)
 {
     memset(p, 0, sizeof *p);
     vp_gpuwork_init(&p->w);
     /* vp_gpuwork_observe feeds w's steps; the pass only selects them. */
-    vp_trace_pass_opts to = {.partial = o->partial, .no_progress = o->no_progress,
-                             .range = o->range, .steps = p->w.steps,
-                             .position = o->position, .rank = o->rank};
+    vp_trace_pass_opts to = *o;
+    to.steps = p->w.steps;
     gpu_observer g = {&p->w, fn, ctx};
-    vp_trace_pass tp;
-    int rc = vp_trace_pass_read(&tp, path, &to, observe, &g, err);
-    p->trace = tp.trace;   /* p's now, to close with p */
-    tp.trace = NULL;
-    if (rc == 0) {
-        p->nsteps = tp.nsteps;
-        p->chosen = vp_gpuwork_resolve(&p->w, o->range);
-        p->rank = tp.rank;
-        p->rank_from = tp.rank_from;
-    }
-    vp_trace_pass_close(&tp);
-    return rc;
+    if (vp_trace_pass_read(&p->pass, path, &to, observe, &g, err) != 0)
+        return -1;
+    vp_gpuwork_resolve(&p->w, o->range);
+    return 0;
 }
 
-void vp_gpu_pass_warn(const vp_gpu_pass *p, int has_steps)
+void vp_gpu_pass_warn(const vp_gpu_pass *p)
 {
-    vp_trace_pass tp = {.trace = p->trace, .steps = p->w.steps, .has_range = has_steps,
-                        .nsteps = p->nsteps, .chosen = p->chosen};
-    vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){
-                                .no_steps_kept = ", so no GPU work is kept",
-                                .skipped = p->w.no_dur,
-                                .skipped_what = "GPU events without \"dur\"",
-                            });
+    vp_trace_pass_warn(&p->pass, &(vp_trace_pass_warnings){
+                                     .no_steps_kept = ", so no GPU work is kept",
+                                     .skipped = p->w.no_dur,
+                                     .skipped_what = "GPU events without \"dur\"",
+                                 });
 }
 
 void vp_gpu_pass_close(vp_gpu_pass *p)
 {
+    vp_trace_pass_close(&p->pass);   /* the steps are w's */
     vp_gpuwork_free(&p->w);
-    if (p->trace)
-        vp_trace_close(p->trace);
-    p->trace = NULL;
 }

@@ -477,6 +477,20 @@ static void resolve_csv_steps(vp_kernels *k, const char *path)
     free(v);
 }
 
+/* The end of reading a CSV: its rank (the override, else its position,
+ * unless the rows told one), the rows skipped, what was read. */
+static int csv_done(vp_kernels *k, size_t file, const char *path, uint64_t skipped,
+                    const char *skipped_why, uint64_t rows, const char *rows_what)
+{
+    if (k->ranks[file] < 0)
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
+    if (skipped)
+        vp_warn("%s: %llu rows %s were skipped", path, (unsigned long long)skipped, skipped_why);
+    vp_trace_pass_say(k->o.say, "%s: rank %ld; %llu %s rows", path, k->ranks[file],
+                      (unsigned long long)rows, rows_what);
+    return VP_EXIT_OK;
+}
+
 static int read_csv(vp_kernels *k, const char *path, size_t file, vp_error *err)
 {
     csv_ctx cc = {k, file, 0};
@@ -485,14 +499,7 @@ static int read_csv(vp_kernels *k, const char *path, size_t file, vp_error *err)
         return VP_EXIT_INPUT;
     if (k->o.steps)
         resolve_csv_steps(k, path);
-    if (k->ranks[file] < 0)
-        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
-    if (skipped)
-        vp_warn("%s: %llu rows without a duration were skipped", path,
-                (unsigned long long)skipped);
-    vp_trace_pass_say(k->o.say, "%s: rank %ld; %llu kernel rows", path, k->ranks[file],
-                      (unsigned long long)cc.rows);
-    return VP_EXIT_OK;
+    return csv_done(k, file, path, skipped, "without a duration", cc.rows, "kernel");
 }
 
 /* op_statistic.csv: per op type and core type, counted by the profiler.
@@ -507,14 +514,8 @@ static int read_opstat(vp_kernels *k, const char *path, size_t file, vp_error *e
                 path);
     else if (vp_asc_read_opstat(path, take_opstat, &cc, &skipped, err) != 0)
         return VP_EXIT_INPUT;
-    if (k->ranks[file] < 0)
-        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
-    if (skipped)
-        vp_warn("%s: %llu rows without a count or a total time were skipped", path,
-                (unsigned long long)skipped);
-    vp_trace_pass_say(k->o.say, "%s: rank %ld; %llu op_statistic rows", path, k->ranks[file],
-                      (unsigned long long)cc.rows);
-    return VP_EXIT_OK;
+    return csv_done(k, file, path, skipped, "without a count or a total time", cc.rows,
+                    "op_statistic");
 }
 
 static size_t new_file(vp_kernels *k, const char *path)
