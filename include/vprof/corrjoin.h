@@ -4,8 +4,8 @@
  * cudaLaunchKernel, cudaMemcpyAsync, cuLaunchKernel, hipLaunchKernel ...)
  * and the kernel, memcpy or memset events carrying the same id belong
  * together.  `vprof ops` asks for the GPU time of each call (Self GPU),
- * `vprof launches` for the call of each piece of GPU work, vprof/steps.h
- * for the call whose step launched it: all ask this one table.
+ * `vprof launches` for the call of each piece of GPU work: both ask this
+ * one table.
  *
  * One table per trace file (ids repeat across ranks), keyed by id, holds
  * both sides as the trace streams by: the call (when several CPU calls

@@ -4,8 +4,7 @@
  * Columns, not slots of a struct: the ids are probed alone (8 bytes a
  * slot in the probe's cache lines), and a column is made only when a
  * record needs it, so a join of one side pays for that side alone: the
- * GPU time for vprof ops, the calls for vprof/steps.h (which names no API)
- * and vprof launches.  A column made late starts at the value every slot
+ * GPU time for vprof ops, the calls for vprof launches.  A column made late starts at the value every slot
  * had implicitly (0; for ts, NO_CALL). */
 #include <stdlib.h>
 

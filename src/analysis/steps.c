@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/corrjoin.h"
+#include "vprof/classify.h"
 #include "vprof/error.h"
 #include "vprof/steps.h"
 #include "vprof/util.h"
@@ -14,12 +14,84 @@ typedef struct step {
     int selected;
 } step;
 
+/* correlation id -> launch time and duration, open addressing; key
+ * INT64_MIN = empty. */
+typedef struct launch_map {
+    int64_t *keys, *ts, *dur;
+    size_t cap, count;
+} launch_map;
+
 struct vp_steps {
     step *steps;
     size_t n, cap;
     int sorted;
-    vp_corrjoin *launches;   /* correlation id -> the launching call */
+    launch_map launches;
 };
+
+#define EMPTY INT64_MIN
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur);
+
+static void launch_grow(launch_map *m)
+{
+    launch_map old = *m;
+    m->cap = old.cap ? old.cap * 2 : 1024;
+    m->keys = vp_malloc(m->cap * sizeof *m->keys);
+    m->ts = vp_malloc(m->cap * sizeof *m->ts);
+    m->dur = vp_malloc(m->cap * sizeof *m->dur);
+    m->count = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        m->keys[i] = EMPTY;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i] != EMPTY)
+            launch_put(m, old.keys[i], old.ts[i], old.dur[i]);
+    free(old.keys);
+    free(old.ts);
+    free(old.dur);
+}
+
+static void launch_put(launch_map *m, int64_t key, int64_t ts, int64_t dur)
+{
+    if ((m->count + 1) * 4 > m->cap * 3)
+        launch_grow(m);
+    size_t mask = m->cap - 1, i = mix((uint64_t)key) & mask;
+    while (m->keys[i] != EMPTY && m->keys[i] != key)
+        i = (i + 1) & mask;
+    if (m->keys[i] == EMPTY) {
+        m->keys[i] = key;
+        m->count++;
+        m->ts[i] = ts;
+        m->dur[i] = dur;
+    } else if (ts < m->ts[i]) {
+        m->ts[i] = ts;  /* several CPU events share an id: the first launched it */
+        m->dur[i] = dur;
+    }
+}
+
+static int launch_get(const launch_map *m, int64_t key, int64_t *ts, int64_t *dur)
+{
+    if (!m->cap)
+        return 0;
+    size_t mask = m->cap - 1, i = mix((uint64_t)key) & mask;
+    while (m->keys[i] != EMPTY) {
+        if (m->keys[i] == key) {
+            *ts = m->ts[i];
+            if (dur)
+                *dur = m->dur[i];
+            return 1;
+        }
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
 
 static int parse_long(const char *s, const char *end, long *out)
 {
@@ -67,9 +139,7 @@ int vp_step_range_parse(const char *spec, vp_step_range *r)
 
 vp_steps *vp_steps_new(void)
 {
-    vp_steps *s = vp_calloc(1, sizeof(vp_steps));
-    s->launches = vp_corrjoin_new();
-    return s;
+    return vp_calloc(1, sizeof(vp_steps));
 }
 
 void vp_steps_free(vp_steps *s)
@@ -77,7 +147,9 @@ void vp_steps_free(vp_steps *s)
     if (!s)
         return;
     free(s->steps);
-    vp_corrjoin_free(s->launches);
+    free(s->launches.keys);
+    free(s->launches.ts);
+    free(s->launches.dur);
     free(s);
 }
 
@@ -106,10 +178,12 @@ void vp_steps_observe(vp_steps *s, const vp_event *ev)
         s->sorted = 0;
         return;
     }
-    int64_t corr;
-    if (vp_launch_correlation(ev, &corr))
-        vp_corrjoin_call(s->launches, corr,
-                         &(vp_launch_call){ev->ts, ev->has_dur ? ev->dur : 0, 0});
+    if (ev->args.p && vp_is_launch_category(ev->cat)) {
+        vp_span v;
+        int64_t corr;
+        if (vp_json_get(ev->args, "correlation", &v) && vp_json_int(v, &corr) == 0 && corr != EMPTY)
+            launch_put(&s->launches, corr, ev->ts, ev->has_dur ? ev->dur : 0);
+    }
 }
 
 static int cmp_step(const void *a, const void *b)
@@ -210,22 +284,16 @@ long vp_steps_at(const vp_steps *s, int64_t ts)
 
 int vp_steps_selected(const vp_steps *s, int64_t correlation)
 {
-    vp_launch_call c;
-    if (!vp_corrjoin_launcher(s->launches, correlation, &c))
+    int64_t ts;
+    if (!launch_get(&s->launches, correlation, &ts, NULL))
         return 0;
-    long i = vp_steps_at(s, c.ts);
+    long i = vp_steps_at(s, ts);
     return i >= 0 && s->steps[i].selected;
 }
 
 int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur)
 {
-    vp_launch_call c;
-    if (!vp_corrjoin_launcher(s->launches, correlation, &c))
-        return 0;
-    *ts = c.ts;
-    if (dur)
-        *dur = c.dur;
-    return 1;
+    return launch_get(&s->launches, correlation, ts, dur);
 }
 
 int vp_steps_window(vp_steps *s, size_t i, int64_t *start, int64_t *end)
