@@ -8,7 +8,7 @@
 #include "vprof/counters.h"
 #include "vprof/json.h"
 #include "vprof/corrmap.h"
-#include "vprof/launchlink.h"
+#include "vprof/corrjoin.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"
 #include "vprof/util.h"

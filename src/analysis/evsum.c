@@ -7,7 +7,7 @@
 
 #include "vprof/classify.h"
 #include "vprof/evsum.h"
-#include "vprof/launchlink.h"
+#include "vprof/corrjoin.h"
 #include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"

@@ -12,6 +12,7 @@
 #include "vprof/part.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 
 /* A kernel kept for --steps until its launch is known.  An Ascend task
  * has no launch: its start time (ts) decides, or its Step Id. */
@@ -230,7 +231,8 @@ static void hold(vp_kernels *k, int64_t dur, int64_t ts, uint32_t gi, int64_t co
     };
 }
 
-static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_steps *steps,
+/* steps: the kernels are held until the file's steps are known. */
+static void take_event(vp_kernels *k, size_t file, const vp_event *ev, int steps,
                        file_counts *fc)
 {
     vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
@@ -250,11 +252,8 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_steps 
         kind = task.kind;
         npu = 1;
     }
-    if (kind == VP_GPU_NONE || !(k->o.kinds & (1u << kind)) || ev->ph != 'X') {
-        if (steps)
-            vp_steps_observe(steps, ev);
+    if (kind == VP_GPU_NONE || !(k->o.kinds & (1u << kind)) || ev->ph != 'X')
         return;
-    }
     if (!ev->has_dur) {
         fc->no_dur++;
         return;
@@ -291,11 +290,10 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_steps 
     hold(k, ev->dur, npu ? ev->ts : INT64_MIN, gi, npu ? -1 : span_int(vals[1], -1));
 }
 
-/* Resolves the kernels of one file held for --steps. */
-static void resolve_steps(vp_kernels *k, vp_steps *steps, const char *path)
+/* Adds the kernels of one file held for --steps: those of the steps
+ * selected. */
+static void resolve_steps(vp_kernels *k, vp_steps *steps)
 {
-    vp_steps_warn_none(steps, vp_steps_select(steps, k->o.steps), path, ", so no kernel is kept",
-                       "");
     for (size_t i = 0; i < k->npend; i++) {
         pending *p = &k->pend[i];
         int64_t a, b;
@@ -312,64 +310,59 @@ static void resolve_steps(vp_kernels *k, vp_steps *steps, const char *path)
     k->npend = 0;
 }
 
-static void say(const vp_kernels *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const vp_kernels *k, const char *fmt, ...)
+typedef struct trace_reading {
+    vp_kernels *k;
+    size_t file;
+    const vp_trace_pass *pass;
+    int started;
+    file_counts fc;
+} trace_reading;
+
+static void observe(void *ctx, const vp_event *ev)
 {
-    if (!k->o.say)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    k->o.say(msg);
+    trace_reading *tr = ctx;
+    if (!tr->started) {
+        /* the metadata before the first event tells a merged trace */
+        tr->started = 1;
+        tr->k->merged[tr->file] = vp_rank_merged_pids(vp_trace_meta(tr->pass->trace));
+    }
+    take_event(tr->k, tr->file, ev, tr->k->o.steps != NULL, &tr->fc);
 }
 
 static int read_trace(vp_kernels *k, const char *path, size_t file, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = k->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
-    vp_steps *steps = k->o.steps ? vp_steps_new() : NULL;
-    file_counts fc = {0};
+    vp_trace_pass p;
+    vp_trace_pass_opts o = {.partial = k->o.partial, .range = k->o.steps,
+                            .position = (long)(k->pos0 + file), .rank = k->rank_override};
+    trace_reading tr = {.k = k, .file = file, .pass = &p};
     vp_npu_tracks_free(k->npu);
     k->npu = vp_npu_tracks_new();
-    vp_event ev;
-    int r = vp_trace_next(t, &ev, err);
-    if (r == 1)
-        k->merged[file] = vp_rank_merged_pids(vp_trace_meta(t));
-    for (; r == 1; r = vp_trace_next(t, &ev, err))
-        take_event(k, file, &ev, steps, &fc);
-    if (r < 0) {
-        vp_steps_free(steps);
-        vp_trace_close(t);
+    if (vp_trace_pass_read(&p, path, &o, observe, &tr, err) != 0) {
+        vp_trace_pass_close(&p);
         return VP_EXIT_INPUT;
     }
-    if (steps) {
-        resolve_steps(k, steps, vp_trace_name(t));
-        vp_steps_free(steps);
-    }
-    vp_rank_source rs;
-    k->ranks[file] = vp_rank_detect(vp_trace_meta(t), path, (long)(k->pos0 + file), &rs);
-    if (k->rank_override >= 0)
-        k->ranks[file] = k->rank_override;
-    const vp_trace_stats *st = vp_trace_get_stats(t);
-    if (fc.no_dur)
-        vp_warn("%s: %llu kernel events without \"dur\" were skipped", vp_trace_name(t),
-                (unsigned long long)fc.no_dur);
-    if (st->bad_utf8)
-        vp_warn("%s: %llu invalid UTF-8 sequences in names were replaced by U+FFFD",
-                vp_trace_name(t), (unsigned long long)st->bad_utf8);
+    vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
+                               .no_steps_kept = ", so no kernel is kept",
+                               .skipped = tr.fc.no_dur,
+                               .skipped_what = "kernel events without \"dur\"",
+                               .utf8 = 1,
+                           });
+    if (p.steps)
+        resolve_steps(k, p.steps);
+    k->ranks[file] = p.rank;
+    const char *name = vp_trace_name(p.trace);
+    const vp_trace_stats *st = vp_trace_get_stats(p.trace);
     if (k->merged[file])
-        say(k, "%s: merged trace: the rank of an event is its pid / %ld", vp_trace_name(t),
-            k->merged[file]);
+        vp_trace_pass_say(k->o.say, "%s: merged trace: the rank of an event is its pid / %ld",
+                          name, k->merged[file]);
     else
-        say(k, "%s: rank %ld (from %s); read %llu events in %llu bytes%s, counted %llu kernels",
-            vp_trace_name(t), k->ranks[file], vp_rank_source_name(rs),
-            (unsigned long long)st->events, (unsigned long long)st->bytes,
-            st->truncated ? " (truncated)" : "", (unsigned long long)fc.kernels);
-    vp_trace_close(t);
+        vp_trace_pass_say(k->o.say,
+                          "%s: rank %ld (from %s); read %llu events in %llu bytes%s, counted "
+                          "%llu kernels",
+                          name, k->ranks[file], vp_rank_source_name(p.rank_from),
+                          (unsigned long long)st->events, (unsigned long long)st->bytes,
+                          st->truncated ? " (truncated)" : "", (unsigned long long)tr.fc.kernels);
+    vp_trace_pass_close(&p);
     return VP_EXIT_OK;
 }
 
@@ -447,6 +440,20 @@ static void resolve_csv_steps(vp_kernels *k, const char *path)
     free(v);
 }
 
+/* The end of reading a CSV: its rank (the override, else its position,
+ * unless the rows told one), the rows skipped, what was read. */
+static int csv_done(vp_kernels *k, size_t file, const char *path, uint64_t skipped,
+                    const char *skipped_why, uint64_t rows, const char *rows_what)
+{
+    if (k->ranks[file] < 0)
+        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
+    if (skipped)
+        vp_warn("%s: %llu rows %s were skipped", path, (unsigned long long)skipped, skipped_why);
+    vp_trace_pass_say(k->o.say, "%s: rank %ld; %llu %s rows", path, k->ranks[file],
+                      (unsigned long long)rows, rows_what);
+    return VP_EXIT_OK;
+}
+
 static int read_csv(vp_kernels *k, const char *path, size_t file, vp_error *err)
 {
     csv_ctx cc = {k, file, 0};
@@ -455,13 +462,7 @@ static int read_csv(vp_kernels *k, const char *path, size_t file, vp_error *err)
         return VP_EXIT_INPUT;
     if (k->o.steps)
         resolve_csv_steps(k, path);
-    if (k->ranks[file] < 0)
-        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
-    if (skipped)
-        vp_warn("%s: %llu rows without a duration were skipped", path,
-                (unsigned long long)skipped);
-    say(k, "%s: rank %ld; %llu kernel rows", path, k->ranks[file], (unsigned long long)cc.rows);
-    return VP_EXIT_OK;
+    return csv_done(k, file, path, skipped, "without a duration", cc.rows, "kernel");
 }
 
 /* op_statistic.csv: per op type and core type, counted by the profiler.
@@ -476,14 +477,8 @@ static int read_opstat(vp_kernels *k, const char *path, size_t file, vp_error *e
                 path);
     else if (vp_asc_read_opstat(path, take_opstat, &cc, &skipped, err) != 0)
         return VP_EXIT_INPUT;
-    if (k->ranks[file] < 0)
-        k->ranks[file] = k->rank_override >= 0 ? k->rank_override : (long)(k->pos0 + file);
-    if (skipped)
-        vp_warn("%s: %llu rows without a count or a total time were skipped", path,
-                (unsigned long long)skipped);
-    say(k, "%s: rank %ld; %llu op_statistic rows", path, k->ranks[file],
-        (unsigned long long)cc.rows);
-    return VP_EXIT_OK;
+    return csv_done(k, file, path, skipped, "without a count or a total time", cc.rows,
+                    "op_statistic");
 }
 
 static size_t new_file(vp_kernels *k, const char *path)

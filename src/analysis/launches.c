@@ -7,7 +7,8 @@
 
 #include "vprof/classify.h"
 #include "vprof/launches.h"
-#include "vprof/launchlink.h"
+#include "vprof/corrjoin.h"
+#include "vprof/tracepass.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"
 
@@ -192,21 +193,20 @@ typedef struct gpu_work {
 typedef struct pass {
     vp_launches *l;
     size_t file;
-    vp_launchlink *calls;
-    vp_steps *steps;
+    vp_corrjoin *calls;
+    vp_steps *steps;   /* the trace pass's, with --steps */
     gpu_work *work;
     size_t nwork, cap_work;
 } pass;
 
-static void take_event(pass *p, const vp_event *ev)
+static void take_event(void *ctx, const vp_event *ev)
 {
+    pass *p = ctx;
     int64_t corr;
-    if (p->steps)
-        vp_steps_observe(p->steps, ev);
     if (vp_launch_correlation(ev, &corr)) {
         vp_launch_call c = {ev->ts, ev->has_dur ? ev->dur : 0,
                             vp_launches_intern(p->l, ev->name.p, ev->name.n)};
-        vp_launchlink_put(p->calls, corr, &c);
+        vp_corrjoin_call(p->calls, corr, &c);
         return;
     }
     vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
@@ -225,23 +225,13 @@ static void take_event(pass *p, const vp_event *ev)
                                      vp_launches_intern(p->l, ev->name.p, ev->name.n), kind};
 }
 
-static void join(pass *p, const char *name)
+static void join(pass *p)
 {
     vp_launches *l = p->l;
-    if (p->steps) {
-        size_t nsteps = vp_steps_count(p->steps);
-        if (nsteps == 0)
-            vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no launch is "
-                    "kept",
-                    name);
-        else if (vp_steps_select(p->steps, l->o.steps) == 0)
-            vp_warn("%s --steps selects none of the steps present (ProfilerStep#%ld to #%ld)",
-                    name, vp_steps_number(p->steps, 0), vp_steps_number(p->steps, nsteps - 1));
-    }
     for (size_t i = 0; i < p->nwork; i++) {
         const gpu_work *w = &p->work[i];
         vp_launch_call c;
-        if (!vp_launchlink_get(p->calls, w->corr, &c)) {
+        if (!vp_corrjoin_launcher(p->calls, w->corr, &c)) {
             l->files[p->file].unlaunched++;
             continue;
         }
@@ -257,47 +247,32 @@ static void join(pass *p, const char *name)
     }
 }
 
-static void say(const vp_launches *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const vp_launches *l, const char *fmt, ...)
-{
-    if (!l->o.say)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    l->o.say(msg);
-}
-
 int vp_launches_read(vp_launches *l, const char *path, size_t position, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = l->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
+    vp_trace_pass tp;
+    vp_trace_pass_opts o = {.partial = l->o.partial, .range = l->o.steps,
+                            .position = (long)position, .rank = -1};
     pass p = {.l = l, .file = vp_launches_new_file(l, path, (long)position)};
-    p.calls = vp_launchlink_new();
-    p.steps = l->o.steps ? vp_steps_new() : NULL;
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(&p, &ev);
-    if (r == 0) {
-        vp_rank_source rs;
+    p.calls = vp_corrjoin_new();
+    int rc = vp_trace_pass_read(&tp, path, &o, take_event, &p, err);
+    if (rc == 0) {
         vp_lfile *f = &l->files[p.file];
-        f->rank = vp_rank_detect(vp_trace_meta(t), path, (long)position, &rs);
-        join(&p, vp_trace_name(t));
-        say(l, "%s: rank %ld (from %s); %zu launching calls, %lld launches, %lld GPU events "
-               "without a launching call",
-            vp_trace_name(t), f->rank, vp_rank_source_name(rs), vp_launchlink_count(p.calls),
-            (long long)f->launches, (long long)f->unlaunched);
+        f->rank = tp.rank;
+        vp_trace_pass_warn(&tp,
+                           &(vp_trace_pass_warnings){.no_steps_kept = ", so no launch is kept"});
+        p.steps = tp.steps;
+        join(&p);
+        vp_trace_pass_say(l->o.say,
+                          "%s: rank %ld (from %s); %zu launching calls, %lld launches, %lld GPU "
+                          "events without a launching call",
+                          vp_trace_name(tp.trace), f->rank, vp_rank_source_name(tp.rank_from),
+                          vp_corrjoin_calls(p.calls), (long long)f->launches,
+                          (long long)f->unlaunched);
     }
     free(p.work);
-    vp_steps_free(p.steps);
-    vp_launchlink_free(p.calls);
-    vp_trace_close(t);
-    return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+    vp_corrjoin_free(p.calls);
+    vp_trace_pass_close(&tp);
+    return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
 static const vp_launches *group_ctx;

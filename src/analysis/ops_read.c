@@ -14,6 +14,7 @@
 #include "vprof/ops.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 #include "analysis/ops_tree.h"
 
 static int span_is(vp_span s, const char *lit)
@@ -118,10 +119,9 @@ static void hold(file_pass *fp, const vp_event *ev, int kind)
         s->rname = UINT32_MAX;   /* the rows are modules */
 }
 
-static void take_event(file_pass *fp, const vp_event *ev)
+static void take_event(void *ctx, const vp_event *ev)
 {
-    if (fp->steps)
-        vp_steps_observe(fp->steps, ev);
+    file_pass *fp = ctx;
     if (ev->ph != 'X')
         return;
     vp_gpu_kind gk = vp_gpu_kind_of(ev->cat);
@@ -130,7 +130,7 @@ static void take_event(file_pass *fp, const vp_event *ev)
         fp->m->gpu = 1;
         if (corr < 0 || !ev->has_dur)
             return;
-        vp_corrmap_add(&fp->gpu, corr, ev->dur);
+        vp_corrjoin_work(fp->gpu, corr, ev->dur);
         return;
     }
     int kind;
@@ -157,76 +157,44 @@ static void take_event(file_pass *fp, const vp_event *ev)
     hold(fp, ev, kind);
 }
 
-static void say(const vp_ops *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const vp_ops *m, const char *fmt, ...)
-{
-    if (!m->o.say)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    m->o.say(msg);
-}
-
-static void steps_warn(file_pass *fp, const char *path)
-{
-    size_t nsteps = vp_steps_count(fp->steps);
-    size_t chosen = vp_steps_select(fp->steps, fp->m->o.steps);
-    if (nsteps == 0)
-        vp_warn("%s: --steps: the trace has no ProfilerStep#N annotations, so no operator is "
-                "kept",
-                path);
-    else if (chosen == 0)
-        vp_warn("%s: --steps selects none of the steps present (ProfilerStep#%ld to #%ld)", path,
-                vp_steps_number(fp->steps, 0), vp_steps_number(fp->steps, nsteps - 1));
-}
-
 int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
 {
     m->pos0 = position;
-    vp_trace_opts topts = {.partial = m->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(input, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
+    vp_trace_pass p;
+    vp_trace_pass_opts o = {.partial = m->o.partial, .range = m->o.steps,
+                            .position = (long)position, .rank = -1};
     file_pass fp = {.m = m, .file = vp_ops_new_file(m, input)};
     fp.threads = vp_strmap_new();
     fp.calls = vp_strmap_new();
-    fp.steps = m->o.steps ? vp_steps_new() : NULL;
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(&fp, &ev);
+    fp.gpu = vp_corrjoin_new();
     int status = VP_EXIT_OK;
-    if (r < 0) {
+    if (vp_trace_pass_read(&p, input, &o, take_event, &fp, err) != 0) {
         status = VP_EXIT_INPUT;
     } else {
-        if (fp.steps)
-            steps_warn(&fp, vp_trace_name(t));
+        fp.steps = p.steps;
+        vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
+                                   .no_steps_kept = ", so no operator is kept",
+                                   .skipped = fp.no_dur,
+                                   .skipped_what = "CPU slices without \"ts\" or \"dur\"",
+                                   .utf8 = 1,
+                               });
         ops_build_trees(&fp);
-        vp_rank_source rs;
-        m->ranks[fp.file] = vp_rank_detect(vp_trace_meta(t), input, (long)position, &rs);
-        const vp_trace_stats *st = vp_trace_get_stats(t);
-        if (fp.no_dur)
-            vp_warn("%s: %llu CPU slices without \"ts\" or \"dur\" were skipped",
-                    vp_trace_name(t), (unsigned long long)fp.no_dur);
-        if (st->bad_utf8)
-            vp_warn("%s: %llu invalid UTF-8 sequences in names were replaced by U+FFFD",
-                    vp_trace_name(t), (unsigned long long)st->bad_utf8);
-        say(m, "%s: rank %ld (from %s); read %llu events in %llu bytes%s: %llu operators, %zu "
-               "runtime calls and operators held, %zu GPU activities",
-            vp_trace_name(t), m->ranks[fp.file], vp_rank_source_name(rs),
-            (unsigned long long)st->events, (unsigned long long)st->bytes,
-            st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.n, fp.gpu.n);
+        m->ranks[fp.file] = p.rank;
+        const vp_trace_stats *st = vp_trace_get_stats(p.trace);
+        vp_trace_pass_say(m->o.say,
+                          "%s: rank %ld (from %s); read %llu events in %llu bytes%s: %llu "
+                          "operators, %zu runtime calls and operators held, %zu GPU activities",
+                          vp_trace_name(p.trace), p.rank, vp_rank_source_name(p.rank_from),
+                          (unsigned long long)st->events, (unsigned long long)st->bytes,
+                          st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.n,
+                          vp_corrjoin_works(fp.gpu));
     }
-    vp_trace_close(t);
-    vp_steps_free(fp.steps);
+    vp_trace_pass_close(&p);
     vp_strmap_free(fp.threads);
     vp_strmap_free(fp.calls);
     vp_buf_free(&fp.tmp);
     vp_buf_free(&fp.last_thread);
     free(fp.s);
-    vp_corrmap_free(&fp.gpu);
+    vp_corrjoin_free(fp.gpu);
     return status;
 }

@@ -88,7 +88,7 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     const slice *s = f->sl;
     int64_t dur = s->end - s->ts, child_cpu = f->child_cpu;
     /* a runtime call's own launches, through its correlation id */
-    int64_t own = s->kind == K_CALL ? vp_corrmap_sum(&fp->gpu, s->corr) : 0;
+    int64_t own = s->kind == K_CALL ? vp_corrjoin_gpu_time(fp->gpu, s->corr) : 0;
     int64_t launched = s->kind == K_CALL ? own + f->self_gpu + f->child_gpu : 0;
     int64_t self_gpu = f->self_gpu, gpu_total = f->self_gpu + f->child_gpu;
     if (s->kind == K_CALL)
@@ -190,7 +190,6 @@ static void tree_close(void *ctx, size_t i, size_t depth)
 void ops_build_trees(file_pass *fp)
 {
     ops_sort_slices(fp->s, fp->n);
-    vp_corrmap_seal(&fp->gpu);
     tree_ctx t = {.fp = fp};
     slice_walk w = {tree_open, tree_close, &t};
     ops_walk_slices(fp->s, fp->n, &w);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vprof/corrmap.h"
+#include "vprof/corrjoin.h"
 #include "vprof/ops.h"
 #include "vprof/steps.h"
 #include "vprof/util.h"
@@ -31,7 +31,7 @@ typedef struct file_pass {
     vp_strmap *threads, *calls;  /* "pid tid" -> index + 1; runtime call and module names */
     slice *s;
     size_t n, cap;
-    vp_corrmap gpu;     /* kernels, memcpys, memsets by correlation id */
+    vp_corrjoin *gpu;   /* kernels, memcpys, memsets by correlation id */
     vp_steps *steps;
     vp_buf tmp;
     vp_buf last_thread;  /* the "pid tid" of the last slice held, and its index */

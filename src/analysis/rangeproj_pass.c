@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "vprof/classify.h"
-#include "vprof/launchlink.h"
+#include "vprof/corrjoin.h"
 #include "vprof/rangeproj.h"
 
 typedef struct prange {
@@ -29,7 +29,7 @@ struct vp_projfile {
     size_t nr, capr;
     gpuop *op;
     size_t nop, capop;
-    vp_launchlink *calls;
+    vp_corrjoin *calls;
     vp_strmap *threads, *names;
     vp_buf key;
 };
@@ -37,7 +37,7 @@ struct vp_projfile {
 vp_projfile *vp_projfile_new(void)
 {
     vp_projfile *f = vp_calloc(1, sizeof *f);
-    f->calls = vp_launchlink_new();
+    f->calls = vp_corrjoin_new();
     f->threads = vp_strmap_new();
     f->names = vp_strmap_new();
     return f;
@@ -49,7 +49,7 @@ void vp_projfile_free(vp_projfile *f)
         return;
     free(f->r);
     free(f->op);
-    vp_launchlink_free(f->calls);
+    vp_corrjoin_free(f->calls);
     vp_strmap_free(f->threads);
     vp_strmap_free(f->names);
     vp_buf_free(&f->key);
@@ -91,7 +91,7 @@ void vp_projfile_observe(vp_projfile *f, const vp_event *ev)
         f->op[f->nop++] = (gpuop){corr, ev->ts, ev->ts + ev->dur};
     } else if (vp_launch_correlation(ev, &corr)) {
         vp_launch_call call = {ev->ts, ev->dur, thread_of(f, ev)};
-        vp_launchlink_put(f->calls, corr, &call);
+        vp_corrjoin_call(f->calls, corr, &call);
     } else if (ev->cat.n == 15 && memcmp(ev->cat.p, "user_annotation", 15) == 0) {
         if (f->nr == f->capr) {
             f->capr = f->capr ? f->capr * 2 : 256;
@@ -189,7 +189,7 @@ void vp_projfile_end(vp_projfile *f, vp_rangeproj *m, long rank, vp_steps *steps
             j++;
         vp_launch_call c;
         int32_t at = -1;
-        if (vp_launchlink_get(f->calls, f->op[i].corr, &c) && c.api < nthreads)
+        if (vp_corrjoin_launcher(f->calls, f->op[i].corr, &c) && c.api < nthreads)
             at = innermost(f, from[c.api], to[c.api], &c);
         /* one GPU op per correlation id, in every enclosing range */
         for (; at >= 0; at = f->r[at].parent) {

@@ -327,12 +327,13 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     f.mem = vp_memevents_new(0);
     vp_ivset_init(&f.data);
     vp_gpu_pass p;
-    vp_gpu_pass_opts po = {o->partial, o->steps_given ? &o->steps : NULL, position, rank,
-                           !o->progress};
+    vp_trace_pass_opts po = {.partial = o->partial, .no_progress = !o->progress,
+                             .range = o->steps_given ? &o->steps : NULL,
+                             .position = position, .rank = rank};
     int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
     if (rc == 0) {
-        read_device_properties(r, vp_trace_meta(p.trace));
-        account(r, &p.w, 1, &f, p.rank, -1, o);
+        read_device_properties(r, vp_trace_meta(p.pass.trace));
+        account(r, &p.w, 1, &f, p.pass.rank, -1, o);
     }
     vp_gpu_pass_close(&p);
     vp_memevents_free(f.mem);

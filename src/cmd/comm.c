@@ -98,17 +98,19 @@ static int read_file(comm *c, const char *path)
 {
     vp_error err = {0};
     vp_gpu_pass p;
-    vp_gpu_pass_opts o = {c->common.partial, c->common.has_steps ? &c->common.steps : NULL,
-                          (long)(c->pos0 + c->m.nranks), c->rank_override, 0};
+    vp_trace_pass_opts o = {.partial = c->common.partial,
+                            .range = c->common.has_steps ? &c->common.steps : NULL,
+                            .position = (long)(c->pos0 + c->m.nranks),
+                            .rank = c->rank_override};
     if (vp_gpu_pass_read(&p, path, &o, vp_comm_observe, &c->m, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);
         return VP_EXIT_INPUT;
     }
-    vp_gpu_pass_warn(&p, c->common.has_steps);
+    vp_gpu_pass_warn(&p);
     vp_comm_rank *rr = vp_comm_new_rank(&c->m);
     rr->path = vp_strdup(path);
-    rr->rank = p.rank;
+    rr->rank = p.pass.rank;
     size_t ncoll = c->m.file_colls, nrpc = c->m.file_rpcs;
     vp_comm_add_rank(&c->m, &p.w, rr, c->common.has_steps);
     if (vp_npu_tracks_seen(p.w.npu) || p.w.nslices) {
@@ -116,11 +118,11 @@ static int read_file(comm *c, const char *path)
         c->m.stt_source = vp_stt_trace_source(slices);
     }
     if (c->common.verbose) {
-        const vp_trace_stats *st = vp_trace_get_stats(p.trace);
+        const vp_trace_stats *st = vp_trace_get_stats(p.pass.trace);
         fprintf(stderr,
                 "vprof: %s: rank %ld (from %s); read %llu events in %llu bytes%s; %llu GPU events "
                 "kept, %zu communication kernels, %zu record_param_comms\n",
-                vp_trace_name(p.trace), rr->rank, vp_rank_source_name(p.rank_from),
+                vp_trace_name(p.pass.trace), rr->rank, vp_rank_source_name(p.pass.rank_from),
                 (unsigned long long)st->events, (unsigned long long)st->bytes,
                 st->truncated ? " (truncated)" : "", (unsigned long long)p.w.n, ncoll, nrpc);
     }

@@ -76,15 +76,17 @@ static int read_steps_comm(vp_report_input *in)
             continue;
         vp_error err = {0};
         vp_gpu_pass p;
-        vp_gpu_pass_opts o = {in->common.partial, sel ? &in->common.steps : NULL, (long)i, -1, 1};
+        vp_trace_pass_opts o = {.partial = in->common.partial,
+                                .range = sel ? &in->common.steps : NULL,
+                                .position = (long)i, .rank = -1, .no_progress = 1};
         if (vp_gpu_pass_read(&p, path, &o, observe_both, &s, &err) != 0) {
             vp_error_print(&err);
             status = err.status ? err.status : VP_EXIT_INPUT;
         } else {
-            vp_breakdown_add_steps(&s.b, &p.w, p.rank, sel);
+            vp_breakdown_add_steps(&s.b, &p.w, p.pass.rank, sel);
             vp_comm_rank *rr = vp_comm_new_rank(&s.m);
             rr->path = vp_strdup(path);
-            rr->rank = p.rank;
+            rr->rank = p.pass.rank;
             vp_comm_add_rank(&s.m, &p.w, rr, sel);
         }
         vp_gpu_pass_close(&p);

@@ -96,30 +96,32 @@ static int read_file(stepsc *s, const char *path)
 {
     vp_error err = {0};
     vp_gpu_pass p;
-    vp_gpu_pass_opts o = {s->common.partial, s->common.has_steps ? &s->common.steps : NULL,
-                          (long)(s->pos0 + s->b.nfiles), s->rank_override, 0};
+    vp_trace_pass_opts o = {.partial = s->common.partial,
+                            .range = s->common.has_steps ? &s->common.steps : NULL,
+                            .position = (long)(s->pos0 + s->b.nfiles),
+                            .rank = s->rank_override};
     if (vp_gpu_pass_read(&p, path, &o, s->idle ? NULL : vp_breakdown_observe, &s->b, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);
         return VP_EXIT_INPUT;
     }
-    vp_gpu_pass_warn(&p, s->common.has_steps);
+    vp_gpu_pass_warn(&p);
     if (s->idle) {
-        vp_breakdown_add_idle(&s->b, &p.w, p.rank, s->kernel_wait);
+        vp_breakdown_add_idle(&s->b, &p.w, p.pass.rank, s->kernel_wait);
     } else {
         if (vp_npu_tracks_seen(p.w.npu) || p.w.nslices) {
-            int slices = vp_stt_from_work(&p.w, p.rank, s->common.has_steps, &s->b.stt);
+            int slices = vp_stt_from_work(&p.w, p.pass.rank, s->common.has_steps, &s->b.stt);
             s->b.stt_source = vp_stt_trace_source(slices);
         }
-        vp_breakdown_add_steps(&s->b, &p.w, p.rank, s->common.has_steps);
+        vp_breakdown_add_steps(&s->b, &p.w, p.pass.rank, s->common.has_steps);
     }
     if (s->common.verbose) {
-        const vp_trace_stats *st = vp_trace_get_stats(p.trace);
+        const vp_trace_stats *st = vp_trace_get_stats(p.pass.trace);
         fprintf(stderr, "vprof: %s: rank %ld (from %s); read %llu events in %llu bytes%s; %zu steps, "
                         "%zu GPU events kept\n",
-                vp_trace_name(p.trace), p.rank, vp_rank_source_name(p.rank_from),
+                vp_trace_name(p.pass.trace), p.pass.rank, vp_rank_source_name(p.pass.rank_from),
                 (unsigned long long)st->events, (unsigned long long)st->bytes,
-                st->truncated ? " (truncated)" : "", p.nsteps, p.w.n);
+                st->truncated ? " (truncated)" : "", p.pass.nsteps, p.w.n);
     }
     vp_gpu_pass_close(&p);
     return VP_EXIT_OK;

@@ -10,6 +10,7 @@
 #include "vprof/runstats.h"
 #include "vprof/stats.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 #include "vprof/util.h"
 
 int vp_run_add_mfu(vp_run *r, const vp_run_mfu_opts *o, vp_error *err)
@@ -133,23 +134,26 @@ static int is_step_event(const vp_event *ev)
     return ev->ph == 'X' && ev->name.n > 13 && memcmp(ev->name.p, "ProfilerStep#", 13) == 0;
 }
 
+/* Only the ProfilerStep slices: the step times need no launch. */
+static void take_step(void *steps, const vp_event *ev)
+{
+    if (is_step_event(ev))
+        vp_steps_observe(steps, ev);
+}
+
 int vp_mfu_read_trace(vp_mfu_traces *m, const char *path, const vp_step_range *range, int partial,
                       vp_error *err)
 {
-    vp_trace_opts topts = {.partial = partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return -1;
     vp_steps *steps = vp_steps_new();
-    vp_event ev;
-    int rc;
-    while ((rc = vp_trace_next(t, &ev, err)) == 1)
-        if (is_step_event(&ev))
-            vp_steps_observe(steps, &ev);
+    vp_trace_pass p;
+    vp_trace_pass_opts o = {.partial = partial, .range = range, .steps = steps, .rank = -1};
+    int rc = vp_trace_pass_read(&p, path, &o, take_step, steps, err);
+    vp_trace *t = p.trace;
     if (rc == 0) {
         vp_step_range all = {0};
-        vp_steps_select(steps, range ? range : &all);
-        size_t n = vp_steps_count(steps);
+        if (!range)
+            vp_steps_select(steps, &all);   /* every step counts */
+        size_t n = p.nsteps;
         for (size_t i = 0; i < n; i++) {
             int64_t a, b;
             int used = vp_steps_window(steps, i, &a, &b) == 1;
@@ -182,8 +186,8 @@ int vp_mfu_read_trace(vp_mfu_traces *m, const char *path, const vp_step_range *r
             }
         }
     }
+    vp_trace_pass_close(&p);
     vp_steps_free(steps);
-    vp_trace_close(t);
     return rc < 0 ? -1 : 0;
 }
 

@@ -36,6 +36,7 @@
 #include "vprof/steps.h"
 #include "vprof/trace.h"
 #include "vprof/trace_writer.h"
+#include "vprof/tracepass.h"
 #include "vprof/util.h"
 
 enum {
@@ -586,12 +587,95 @@ static void warn(const merge *m, vp_merge_warning what, const char *path, long l
 
 static const char STEP_PREFIX[] = "ProfilerStep#";
 
+/* What scan_input gathers from the events of one input. */
+typedef struct scan {
+    merge *m;
+    input *in;
+    int steps;            /* a step range was given */
+    gpu_step *gsteps;     /* the gpu_user_annotation copies of the steps */
+    size_t ngsteps, cap_g, cap_c;
+} scan;
+
+static void scan_event(void *ctx, const vp_event *ev)
+{
+    scan *sc = ctx;
+    input *in = sc->in;
+    if (ev->ph == 'M' || !ev->has_ts)
+        return;
+    if (!in->has_min || ev->ts < in->min_ts) {
+        in->min_ts = ev->ts;
+        in->has_min = 1;
+    }
+    if (sc->steps && ev->ph == 'X' && ev->name.n > sizeof STEP_PREFIX - 1 &&
+        memcmp(ev->name.p, STEP_PREFIX, sizeof STEP_PREFIX - 1) == 0 &&
+        name_is(ev->cat, "gpu_user_annotation")) {
+        char *e;
+        const char *d = ev->name.p + sizeof STEP_PREFIX - 1;
+        long num = strtol(d, &e, 10);
+        if (e > d && e == ev->name.p + ev->name.n) {
+            if (sc->ngsteps == sc->cap_g) {
+                sc->cap_g = sc->cap_g ? sc->cap_g * 2 : 16;
+                sc->gsteps = vp_realloc(sc->gsteps, sc->cap_g * sizeof *sc->gsteps);
+            }
+            sc->gsteps[sc->ngsteps++] = (gpu_step){num, ev->ts, event_end(ev)};
+        }
+    }
+    if (sc->m->align == ALIGN_COLLECTIVE && ev->ph == 'X' && ev->has_dur) {
+        vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+        if (kind == VP_GPU_KERNEL && vp_classify(kind, ev->name.p, ev->name.n) == VP_CLASS_COMM) {
+            if (in->ncolls == sc->cap_c) {
+                sc->cap_c = sc->cap_c ? sc->cap_c * 2 : 256;
+                in->colls = vp_realloc(in->colls, sc->cap_c * sizeof *in->colls);
+            }
+            in->colls[in->ncolls++] =
+                (coll_end){vp_hash_bytes(ev->name.p, ev->name.n), 0, ev->ts, event_end(ev)};
+        }
+    }
+}
+
+/* The window of the steps selected: from the first one's start to the last
+ * one's end, CPU or GPU copy, whichever is wider; start after end when
+ * none is selected. */
+static void steps_window(input *in, vp_steps *steps, size_t nsteps, const scan *sc)
+{
+    int64_t s0 = 0, s1 = 0;
+    int found = 0;
+    for (size_t i = 0; i < nsteps; i++) {
+        int64_t a, b;
+        if (vp_steps_window(steps, i, &a, &b) != 1)
+            continue;
+        long num = vp_steps_number(steps, i);
+        /* The GPU work of a step runs after its CPU window; Kineto's
+         * gpu_user_annotation copy of the step spans it. */
+        for (size_t g = 0; g < sc->ngsteps; g++)
+            if (sc->gsteps[g].number == num) {
+                if (sc->gsteps[g].start < a)
+                    a = sc->gsteps[g].start;
+                if (sc->gsteps[g].end > b)
+                    b = sc->gsteps[g].end;
+            }
+        if (!found || a < s0)
+            s0 = a;
+        if (!found || b > s1)
+            s1 = b;
+        found = 1;
+    }
+    in->has_steps_window = 1;
+    if (found) {
+        in->steps_start = s0;
+        in->steps_end = s1;
+    } else {
+        /* an empty window: start after end */
+        in->steps_start = 1;
+        in->steps_end = 0;
+    }
+}
+
 /* Reads a whole input for what must be known before its first event is
  * written: rank, clock base, first timestamp, step window, collectives. */
 static int scan_input(merge *m, input *in, long position)
 {
     vp_error err = {0};
-    vp_trace_opts topts = {.partial = m->partial, .progress = m->progress};
     if (strcmp(in->path, "-") == 0) {
         vp_error_set(&m->err, VP_EXIT_USAGE,
                      "standard input can be merged only when it needs a single reading: not with "
@@ -599,107 +683,34 @@ static int scan_input(merge *m, input *in, long position)
                      "rank or clock base comes after its events (give the rank as -@RANK)");
         return -1;
     }
-    vp_trace *t = vp_trace_open(in->path, &topts, &err);
-    if (!t) {
-        vp_error_set(&m->err, err.status, "%s", err.msg);
-        return -1;
-    }
-    vp_steps *steps = m->has_steps ? vp_steps_new() : NULL;
-    gpu_step *gsteps = NULL;
-    size_t ngsteps = 0, cap_g = 0, cap_c = 0;
-    vp_event ev;
-    int r;
+    vp_trace_pass p;
+    vp_trace_pass_opts o = {.partial = m->partial, .no_progress = !m->progress,
+                            .range = m->has_steps ? &m->steps : NULL, .position = position,
+                            .rank = -1};
+    scan sc = {.m = m, .in = in, .steps = m->has_steps};
     in->has_min = 0;
     in->ncolls = 0;
-    while ((r = vp_trace_next(t, &ev, &err)) == 1) {
-        if (ev.ph == 'M' || !ev.has_ts)
-            continue;
-        if (!in->has_min || ev.ts < in->min_ts) {
-            in->min_ts = ev.ts;
-            in->has_min = 1;
-        }
-        if (steps) {
-            vp_steps_observe(steps, &ev);
-            if (ev.ph == 'X' && ev.name.n > sizeof STEP_PREFIX - 1 &&
-                memcmp(ev.name.p, STEP_PREFIX, sizeof STEP_PREFIX - 1) == 0 &&
-                name_is(ev.cat, "gpu_user_annotation")) {
-                char *e;
-                const char *d = ev.name.p + sizeof STEP_PREFIX - 1;
-                long num = strtol(d, &e, 10);
-                if (e > d && e == ev.name.p + ev.name.n) {
-                    if (ngsteps == cap_g) {
-                        cap_g = cap_g ? cap_g * 2 : 16;
-                        gsteps = vp_realloc(gsteps, cap_g * sizeof *gsteps);
-                    }
-                    gsteps[ngsteps++] = (gpu_step){num, ev.ts, event_end(&ev)};
-                }
-            }
-        }
-        if (m->align == ALIGN_COLLECTIVE && ev.ph == 'X' && ev.has_dur) {
-            vp_gpu_kind kind = vp_gpu_kind_of(ev.cat);
-            if (kind == VP_GPU_KERNEL && vp_classify(kind, ev.name.p, ev.name.n) == VP_CLASS_COMM) {
-                if (in->ncolls == cap_c) {
-                    cap_c = cap_c ? cap_c * 2 : 256;
-                    in->colls = vp_realloc(in->colls, cap_c * sizeof *in->colls);
-                }
-                in->colls[in->ncolls++] =
-                    (coll_end){vp_hash_bytes(ev.name.p, ev.name.n), 0, ev.ts, event_end(&ev)};
-            }
-        }
-    }
-    if (r < 0) {
+    if (vp_trace_pass_read(&p, in->path, &o, scan_event, &sc, &err) != 0) {
         vp_error_set(&m->err, err.status, "%s", err.msg);
-        vp_steps_free(steps);
-        free(gsteps);
-        vp_trace_close(t);
+        free(sc.gsteps);
+        vp_trace_pass_close(&p);
         return -1;
     }
-    const cJSON *meta = vp_trace_meta(t);
-    if (!in->rank_explicit)
-        in->rank = vp_rank_detect(meta, in->path, position, &in->rank_from);
-    in->has_base = meta_base(t, &in->base);
+    if (!in->rank_explicit) {
+        in->rank = p.rank;
+        in->rank_from = p.rank_from;
+    }
+    in->has_base = meta_base(p.trace, &in->base);
     in->known = 1;
     in->scanned = 1;
-
-    if (steps) {
-        size_t nsteps = vp_steps_count(steps);
-        size_t chosen = vp_steps_select(steps, &m->steps);
-        int64_t s0 = 0, s1 = 0;
-        int found = 0;
-        for (size_t i = 0; i < nsteps; i++) {
-            int64_t a, b;
-            if (vp_steps_window(steps, i, &a, &b) != 1)
-                continue;
-            long num = vp_steps_number(steps, i);
-            /* The GPU work of a step runs after its CPU window; Kineto's
-             * gpu_user_annotation copy of the step spans it. */
-            for (size_t g = 0; g < ngsteps; g++)
-                if (gsteps[g].number == num) {
-                    if (gsteps[g].start < a)
-                        a = gsteps[g].start;
-                    if (gsteps[g].end > b)
-                        b = gsteps[g].end;
-                }
-            if (!found || a < s0)
-                s0 = a;
-            if (!found || b > s1)
-                s1 = b;
-            found = 1;
-        }
-        vp_steps_warn_none(steps, chosen, in->path, ": only its metadata events are kept",
-                           ": only its metadata events are kept");
-        in->has_steps_window = 1;
-        if (found) {
-            in->steps_start = s0;
-            in->steps_end = s1;
-        } else {
-            /* an empty window: start after end */
-            in->steps_start = 1;
-            in->steps_end = 0;
-        }
-        vp_steps_free(steps);
+    if (p.steps) {
+        steps_window(in, p.steps, p.nsteps, &sc);
+        vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
+                                   .no_steps_kept = ": only its metadata events are kept",
+                                   .none_selected_kept = ": only its metadata events are kept",
+                               });
     }
-    free(gsteps);
+    free(sc.gsteps);
     if (in->ncolls) {
         qsort(in->colls, in->ncolls, sizeof *in->colls, cmp_coll_ts);
         /* Number each kernel name's occurrences: the k-th all-reduce of a
@@ -714,7 +725,7 @@ static int scan_input(merge *m, input *in, long position)
         }
         qsort(in->colls, in->ncolls, sizeof *in->colls, cmp_coll_key);
     }
-    vp_trace_close(t);
+    vp_trace_pass_close(&p);
     return 0;
 }
 

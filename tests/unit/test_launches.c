@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/launches.c and launchlink.c: HTA's three
+/* Unit tests for src/analysis/launches.c (the join itself: test_corrjoin.c): HTA's three
  * numbers per launch, its plot counts, nsys cuda_kern_exec_sum's samples,
  * the earliest of repeated calls, unlaunched work, --steps, the rows kept
  * under a bound, and the partial result's save/merge round trip. */
@@ -14,7 +14,6 @@
 #include <cmocka.h>
 
 #include "vprof/launches.h"
-#include "vprof/launchlink.h"
 
 #include "tmppath.h"
 
@@ -183,29 +182,6 @@ static void test_save_merge(void **state)
     vp_launches_free(&b);
 }
 
-static void test_link(void **state)
-{
-    (void)state;
-    vp_launchlink *m = vp_launchlink_new();
-    vp_launch_call c;
-    assert_int_equal(vp_launchlink_get(m, 5, &c), 0);
-    for (int64_t i = 0; i < 5000; i++) {
-        vp_launch_call x = {i * 10, 1, (uint32_t)i};
-        vp_launchlink_put(m, i, &x);
-    }
-    vp_launch_call earlier = {-1, 7, 99};
-    vp_launchlink_put(m, 4321, &earlier);
-    vp_launch_call later = {1000000, 7, 98};
-    vp_launchlink_put(m, 4322, &later);
-    assert_int_equal(vp_launchlink_count(m), 5000);
-    assert_int_equal(vp_launchlink_get(m, 4321, &c), 1);
-    assert_int_equal(c.api, 99);
-    assert_int_equal(vp_launchlink_get(m, 4322, &c), 1);
-    assert_int_equal(c.api, 4322);
-    assert_int_equal(vp_launchlink_get(m, 5000, &c), 0);
-    vp_launchlink_free(m);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,7 +189,6 @@ int main(void)
         cmocka_unit_test(test_exec_sum),
         cmocka_unit_test(test_steps_and_keep),
         cmocka_unit_test(test_save_merge),
-        cmocka_unit_test(test_link),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

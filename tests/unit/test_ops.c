@@ -14,7 +14,6 @@
 
 #include <cmocka.h>
 
-#include "vprof/corrmap.h"
 #include "vprof/ops.h"
 
 #include "tmppath.h"
@@ -182,32 +181,12 @@ static void test_save_merge(void **state)
     vp_ops_free(&merged);
 }
 
-/* The correlation join: repeated ids summed, unknown and negative ids 0. */
-static void test_corrmap(void **state)
-{
-    (void)state;
-    vp_corrmap m = {0};
-    vp_corrmap_add(&m, 9, 100);
-    vp_corrmap_add(&m, 5, 7);
-    vp_corrmap_add(&m, -1, 50);
-    vp_corrmap_add(&m, 5, 2);
-    vp_corrmap_seal(&m);
-    assert_int_equal(m.n, 3);
-    assert_int_equal(vp_corrmap_sum(&m, 5), 9);
-    assert_int_equal(vp_corrmap_sum(&m, 9), 100);
-    assert_int_equal(vp_corrmap_sum(&m, 6), 0);
-    assert_int_equal(vp_corrmap_sum(&m, -1), 0);
-    vp_corrmap_free(&m);
-    assert_int_equal(vp_corrmap_sum(&m, 5), 0);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_runtime_rows_and_sort),
         cmocka_unit_test(test_save_merge),
-        cmocka_unit_test(test_corrmap),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

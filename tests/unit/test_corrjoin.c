@@ -1,0 +1,115 @@
+/* Unit tests for src/analysis/corrjoin.c: the one correlation join of
+ * `vprof ops` (the GPU time of a call) and `vprof launches` (the call of
+ * GPU work), both sides in either order, the earliest of repeated calls,
+ * repeated GPU work summed, unknown ids, and growth past the first table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vprof/corrjoin.h"
+
+static void test_both_sides(void **state)
+{
+    (void)state;
+    vp_corrjoin *j = vp_corrjoin_new();
+    vp_launch_call c;
+    assert_int_equal(vp_corrjoin_launcher(j, 5, &c), 0);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 5), 0);
+    /* GPU work before its call, as Kineto writes a thread's calls late */
+    vp_corrjoin_work(j, 5, 7);
+    vp_corrjoin_work(j, 9, 100);
+    vp_corrjoin_work(j, 5, 2);   /* a memcpy and a kernel of one call */
+    vp_corrjoin_call(j, 5, &(vp_launch_call){1000, 30, 1});
+    vp_corrjoin_call(j, 5, &(vp_launch_call){900, 40, 2});    /* earlier: it launched */
+    vp_corrjoin_call(j, 5, &(vp_launch_call){950, 50, 3});
+    vp_corrjoin_call(j, 5, &(vp_launch_call){900, 60, 4});    /* a tie keeps the first */
+    vp_corrjoin_call(j, 11, &(vp_launch_call){-5, 1, 7});     /* a call with no GPU work */
+    assert_int_equal(vp_corrjoin_gpu_time(j, 5), 9);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 9), 100);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 11), 0);
+    assert_int_equal(vp_corrjoin_gpu_time(j, -1), 0);
+    assert_int_equal(vp_corrjoin_launcher(j, 5, &c), 1);
+    assert_int_equal(c.ts, 900);
+    assert_int_equal(c.dur, 40);
+    assert_int_equal(c.api, 2);
+    assert_int_equal(vp_corrjoin_launcher(j, 9, &c), 0);   /* work that no call launched */
+    assert_int_equal(vp_corrjoin_launcher(j, 11, &c), 1);
+    assert_int_equal(c.ts, -5);
+    assert_int_equal(c.api, 7);
+    assert_int_equal(vp_corrjoin_calls(j), 2);
+    assert_int_equal(vp_corrjoin_works(j), 3);
+    vp_corrjoin_free(j);
+    vp_corrjoin_free(NULL);
+}
+
+/* 5000 ids: the table grows four times over and keeps every record. */
+static void test_growth(void **state)
+{
+    (void)state;
+    vp_corrjoin *j = vp_corrjoin_new();
+    for (int64_t i = 0; i < 5000; i++) {
+        vp_corrjoin_call(j, i, &(vp_launch_call){i * 10, 1, (uint32_t)i});
+        vp_corrjoin_work(j, i, i);
+        vp_corrjoin_work(j, i, 1);
+    }
+    vp_corrjoin_call(j, 4321, &(vp_launch_call){-1, 7, 99});
+    vp_corrjoin_call(j, 4322, &(vp_launch_call){1000000, 7, 98});
+    assert_int_equal(vp_corrjoin_calls(j), 5000);
+    assert_int_equal(vp_corrjoin_works(j), 10000);
+    vp_launch_call c;
+    assert_int_equal(vp_corrjoin_launcher(j, 4321, &c), 1);
+    assert_int_equal(c.api, 99);
+    assert_int_equal(c.ts, -1);
+    assert_int_equal(vp_corrjoin_launcher(j, 4322, &c), 1);
+    assert_int_equal(c.api, 4322);
+    assert_int_equal(c.ts, 43220);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 4999), 5000);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 0), 1);
+    assert_int_equal(vp_corrjoin_launcher(j, 5000, &c), 0);
+    int64_t sum = 0;
+    for (int64_t i = 0; i < 5000; i++)
+        sum += vp_corrjoin_gpu_time(j, i);
+    assert_int_equal(sum, 4999 * 5000 / 2 + 5000);
+    vp_corrjoin_free(j);
+}
+
+/* Which events carry a correlation: a complete launching call, and the
+ * args of any GPU event. */
+static void test_correlation_of_events(void **state)
+{
+    (void)state;
+    static const char args[] = "{\"correlation\": 42, \"stream\": 7}";
+    vp_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.ph = 'X';
+    ev.has_ts = 1;
+    ev.cat = (vp_span){"cuda_runtime", 12};
+    ev.args = (vp_span){args, sizeof args - 1};
+    int64_t corr = 0;
+    assert_int_equal(vp_launch_correlation(&ev, &corr), 1);
+    assert_int_equal(corr, 42);
+    ev.ph = 'i';
+    assert_int_equal(vp_launch_correlation(&ev, &corr), 0);
+    ev.ph = 'X';
+    ev.cat = (vp_span){"kernel", 6};
+    assert_int_equal(vp_launch_correlation(&ev, &corr), 0);
+    corr = 0;
+    assert_int_equal(vp_gpu_correlation(&ev, &corr), 1);
+    assert_int_equal(corr, 42);
+    ev.args = (vp_span){0};
+    assert_int_equal(vp_gpu_correlation(&ev, &corr), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_both_sides),
+        cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_correlation_of_events),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
