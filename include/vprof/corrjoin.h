@@ -7,16 +7,14 @@
  * `vprof launches` for the call of each piece of GPU work: both ask this
  * one table.
  *
- * One table per trace file (ids repeat across ranks), keyed by id, holds
- * both sides as the trace streams by: the call (when several CPU calls
- * carry one id, the one that started first launched the work, as
- * vprof/steps.h decides) and the sum of the GPU time recorded for it.
- * Either side may come first in the file; ask after the file's end.  The
- * id INT64_MIN is none (ignored), and a call at ts INT64_MAX is none.
- * Memory, per slot (between 4/3 and 8/3 slots per distinct id): 8 bytes
- * for the id, 8 for the GPU time once any is recorded, 8 for the call's
- * start once any call is, 8 for its duration and 4 for its API once one
- * is not 0. */
+ * One join per trace file (ids repeat across ranks) holds both sides as
+ * the trace streams by: the calls (when several CPU calls carry one id,
+ * the one that started first launched the work, as vprof/steps.h
+ * decides) and the GPU work records.  Either side may come first in the
+ * file; ask after the file's end (a question in the middle is right too,
+ * but sorts again).  The id INT64_MIN is none (ignored), and a call at ts
+ * INT64_MAX is none.  Memory: 32 bytes a call and 16 a GPU work record,
+ * as recorded (src/analysis/corrjoin.c says why it is no hash map). */
 #ifndef VPROF_CORRJOIN_H
 #define VPROF_CORRJOIN_H
 
@@ -26,6 +24,12 @@
 #include "vprof/trace.h"
 
 typedef struct vp_corrjoin vp_corrjoin;
+
+/* A GPU work record: its id and the value recorded (GPU time in ns, or
+ * an index of the caller's own). */
+typedef struct vp_corr_work {
+    int64_t corr, dur;
+} vp_corr_work;
 
 /* A launching call: when it started, how long it ran (ns), and the
  * caller's id for its name. */
@@ -48,7 +52,8 @@ void vp_corrjoin_free(vp_corrjoin *j);
  * keeps the first recorded). */
 void vp_corrjoin_call(vp_corrjoin *j, int64_t corr, const vp_launch_call *call);
 
-/* Records dur ns of GPU work launched under id corr. */
+/* Records dur ns of GPU work launched under id corr (or any value: an
+ * index into the caller's own array of GPU events). */
 void vp_corrjoin_work(vp_corrjoin *j, int64_t corr, int64_t dur);
 
 /* 1 with *out when a call was recorded for corr, else 0. */
@@ -56,6 +61,10 @@ int vp_corrjoin_launcher(const vp_corrjoin *j, int64_t corr, vp_launch_call *out
 
 /* The sum of the GPU work recorded for corr (0 when none). */
 int64_t vp_corrjoin_gpu_time(const vp_corrjoin *j, int64_t corr);
+
+/* The GPU work records of corr, side by side in the order recorded (*n
+ * of them; NULL when none).  Valid until the next record. */
+const vp_corr_work *vp_corrjoin_work_records(const vp_corrjoin *j, int64_t corr, size_t *n);
 
 /* Distinct ids with a launching call; GPU work records taken. */
 size_t vp_corrjoin_calls(const vp_corrjoin *j);

@@ -1,36 +1,200 @@
-/* The correlation join (vprof/corrjoin.h): an open-addressing hash map
- * from correlation id to both sides, one probe a record either way.
+/* The correlation join (vprof/corrjoin.h): two logs, not a hash map.
  *
- * Columns, not slots of a struct: the ids are probed alone (8 bytes a
- * slot in the probe's cache lines), and a column is made only when a
- * record needs it, so a join of one side pays for that side alone: the
- * GPU time for vprof ops, the calls for vprof launches.  A column made late starts at the value every slot
- * had implicitly (0; for ts, NO_CALL). */
+ * A trace has a launching call and a piece of GPU work per kernel, so a
+ * join of a large trace holds millions of ids, far more than the caches:
+ * a hash map then pays a cache miss for every record and every lookup (in
+ * `vprof comm` on a real-shaped trace, 21 % of the samples were the map's
+ * probes).  Here each side is appended as it is read (sequential writes,
+ * no rehashing), sorted by id once at the first question, and searched by
+ * galloping from the previous answer.  CUPTI hands out correlation ids in
+ * launch order, and both the calls and the GPU work come roughly in time
+ * order, so the sort is mostly a check that the log is in order already,
+ * and the lookups, which also come in roughly ascending ids, read memory
+ * in order.  Records made after a question are taken too: the next
+ * question sorts again. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vprof/classify.h"
 #include "vprof/corrjoin.h"
 #include "vprof/util.h"
 
-#define EMPTY INT64_MIN     /* a free slot's key */
-#define NO_CALL INT64_MAX   /* ts of a slot without a call */
+#define NONE INT64_MIN      /* the id that is none */
+#define NO_CALL INT64_MAX   /* the start of a call that is none */
+
+/* Both records start with the id: the sort and the search read it there. */
+_Static_assert(offsetof(vp_corr_work, corr) == 0, "the id first");
+typedef struct call_rec {
+    int64_t id, ts, dur;
+    uint32_t api;
+} call_rec;
+
+typedef vp_corr_work work_rec;   /* {id, value}: GPU time, or a caller's index */
+
+/* Records of one size, appended; `ready`: sorted by id (and, for a log
+ * that folds, one record an id). */
+typedef struct rec_log {
+    char *v;
+    size_t size, n, cap;
+    int folds;       /* an id's records become one (calls) */
+    int ready;
+    size_t finger;   /* the last answer: where the next search starts */
+} rec_log;
 
 struct vp_corrjoin {
-    int64_t *keys;
-    int64_t *gpu;           /* GPU time under the id; NULL until some is recorded */
-    int64_t *ts;            /* the call's start, NO_CALL: none; NULL until a call */
-    int64_t *dur;           /* NULL while every call's is 0 */
-    uint32_t *api;          /* NULL while every call's is 0 */
-    size_t cap, used;       /* slots, and slots holding an id */
-    size_t calls, works;
+    rec_log calls, works;
+    size_t works_taken;
 };
 
-static uint64_t mix(uint64_t x)
+static int64_t id_in(const char *v, size_t size, size_t i)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return x;
+    int64_t id;
+    memcpy(&id, v + i * size, sizeof id);
+    return id;
+}
+
+static int64_t id_at(const rec_log *l, size_t i)
+{
+    return id_in(l->v, l->size, i);
+}
+
+static void *rec_at(const rec_log *l, size_t i)
+{
+    return l->v + i * l->size;
+}
+
+static void *log_append(rec_log *l, int64_t id)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 1024;
+        l->v = vp_realloc(l->v, l->cap * l->size);
+    }
+    if (l->n && (l->folds ? id <= id_at(l, l->n - 1) : id < id_at(l, l->n - 1)))
+        l->ready = 0;
+    else if (!l->n)
+        l->ready = 1;
+    return rec_at(l, l->n++);
+}
+
+/* Stable merge sort by id, bottom-up: stable so that of an id's records
+ * the first read comes first (a tie between calls keeps the first).  A
+ * pair of runs already in order is copied, so a log in order costs one
+ * comparison a run. */
+static void log_sort(rec_log *l)
+{
+    size_t sz = l->size, n = l->n;
+    char *a = l->v, *t = vp_malloc(l->cap * sz);   /* cap: either becomes l->v */
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            if (mid == hi || id_in(a, sz, mid - 1) <= id_in(a, sz, mid)) {
+                memcpy(t + lo * sz, a + lo * sz, (hi - lo) * sz);
+                continue;
+            }
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                size_t from = id_in(a, sz, j) < id_in(a, sz, i) ? j++ : i++;
+                memcpy(t + k++ * sz, a + from * sz, sz);
+            }
+            memcpy(t + k * sz, a + i * sz, (mid - i) * sz);
+            k += mid - i;
+            memcpy(t + k * sz, a + j * sz, (hi - j) * sz);
+        }
+        char *x = a;
+        a = t;
+        t = x;
+    }
+    free(t);
+    l->v = a;
+}
+
+/* Sorts the log and, with fold, folds each id's records into its first;
+ * without, an id's records stay side by side in the order recorded. */
+static void log_prepare(rec_log *l, void (*fold)(void *into, const void *rec))
+{
+    if (!l->ready && l->n) {
+        log_sort(l);
+        if (!fold) {
+            l->ready = 1;
+            l->finger = 0;
+            return;
+        }
+        size_t out = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            if (out && id_at(l, out - 1) == id_at(l, i))
+                fold(rec_at(l, out - 1), rec_at(l, i));
+            else if (out++ != i)
+                memcpy(rec_at(l, out - 1), rec_at(l, i), l->size);
+        }
+        l->n = out;
+    }
+    l->ready = 1;
+    l->finger = 0;
+}
+
+/* The first record with an id >= key in [lo, hi), galloping up from lo. */
+static size_t gallop_up(const rec_log *l, size_t lo, size_t hi, int64_t key)
+{
+    size_t stride = 1, below = lo;
+    while (lo < hi && id_at(l, lo) < key) {
+        below = lo + 1;
+        lo = hi - lo > stride ? lo + stride : hi;
+        stride *= 2;
+    }
+    while (below < lo) {   /* the answer is in [below, lo] */
+        size_t mid = below + (lo - below) / 2;
+        if (id_at(l, mid) < key)
+            below = mid + 1;
+        else
+            lo = mid;
+    }
+    return lo;
+}
+
+/* The first record of key, or NULL; l must be ready.  The finger is
+ * always the first of a run, so a search from it finds the first too. */
+static void *log_find(rec_log *l, int64_t key)
+{
+    if (!l->n)
+        return NULL;
+    size_t f = l->finger, i;
+    if (id_at(l, f) <= key) {
+        i = gallop_up(l, f, l->n, key);
+    } else {   /* behind the finger: gallop down past key, then up */
+        size_t stride = 1, lo = f;
+        while (lo > 0 && id_at(l, lo) >= key) {   /* >=: to the start of key's run */
+            lo = lo > stride ? lo - stride : 0;
+            stride *= 2;
+        }
+        i = gallop_up(l, lo, f, key);
+    }
+    if (i == l->n || id_at(l, i) != key)
+        return NULL;
+    l->finger = i;
+    return rec_at(l, i);
+}
+
+/* Several CPU events share an id: the one that started first launched
+ * the work (the sort is stable: of equal starts, the first read). */
+static void fold_call(void *into, const void *rec)
+{
+    call_rec *a = into;
+    const call_rec *b = rec;
+    if (b->ts < a->ts)
+        *a = *b;
+}
+
+/* The questions are const to the callers: sorting and the finger are a
+ * cache of what was recorded, not a change to it. */
+static vp_corrjoin *ready(const vp_corrjoin *cj)
+{
+    vp_corrjoin *j = (vp_corrjoin *)cj;
+    if (!j->calls.ready)
+        log_prepare(&j->calls, fold_call);
+    if (!j->works.ready)
+        log_prepare(&j->works, NULL);
+    return j;
 }
 
 static int span_correlation(vp_span args, int64_t *corr)
@@ -52,147 +216,74 @@ int vp_gpu_correlation(const vp_event *ev, int64_t *corr)
 
 vp_corrjoin *vp_corrjoin_new(void)
 {
-    return vp_calloc(1, sizeof(vp_corrjoin));
+    vp_corrjoin *j = vp_calloc(1, sizeof *j);
+    j->calls.size = sizeof(call_rec);
+    j->works.size = sizeof(work_rec);
+    j->calls.folds = 1;
+    return j;
 }
 
 void vp_corrjoin_free(vp_corrjoin *j)
 {
     if (!j)
         return;
-    free(j->keys);
-    free(j->gpu);
-    free(j->ts);
-    free(j->dur);
-    free(j->api);
+    free(j->calls.v);
+    free(j->works.v);
     free(j);
-}
-
-/* The slot of key, or the free slot where it would go. */
-static size_t find(const vp_corrjoin *j, int64_t key)
-{
-    size_t mask = j->cap - 1, i = mix((uint64_t)key) & mask;
-    while (j->keys[i] != EMPTY && j->keys[i] != key)
-        i = (i + 1) & mask;
-    return i;
-}
-
-static int64_t *new_i64(size_t n, int64_t fill)
-{
-    int64_t *v = fill ? vp_malloc(n * sizeof *v) : vp_calloc(n, sizeof *v);
-    if (fill)
-        for (size_t i = 0; i < n; i++)
-            v[i] = fill;
-    return v;
-}
-
-static void grow(vp_corrjoin *j)
-{
-    vp_corrjoin old = *j;
-    j->cap = old.cap ? old.cap * 2 : 1024;
-    j->keys = new_i64(j->cap, EMPTY);
-    j->gpu = old.gpu ? new_i64(j->cap, 0) : NULL;
-    j->ts = old.ts ? new_i64(j->cap, NO_CALL) : NULL;
-    j->dur = old.dur ? new_i64(j->cap, 0) : NULL;
-    j->api = old.api ? vp_calloc(j->cap, sizeof *j->api) : NULL;
-    for (size_t i = 0; i < old.cap; i++) {
-        if (old.keys[i] == EMPTY)
-            continue;
-        size_t k = find(j, old.keys[i]);
-        j->keys[k] = old.keys[i];
-        if (old.gpu)
-            j->gpu[k] = old.gpu[i];
-        if (old.ts)
-            j->ts[k] = old.ts[i];
-        if (old.dur)
-            j->dur[k] = old.dur[i];
-        if (old.api)
-            j->api[k] = old.api[i];
-    }
-    free(old.keys);
-    free(old.gpu);
-    free(old.ts);
-    free(old.dur);
-    free(old.api);
-}
-
-/* The slot of key, made when new. */
-static size_t upsert(vp_corrjoin *j, int64_t key)
-{
-    if ((j->used + 1) * 4 > j->cap * 3)
-        grow(j);
-    size_t i = find(j, key);
-    if (j->keys[i] == EMPTY) {
-        j->keys[i] = key;
-        j->used++;
-    }
-    return i;
 }
 
 void vp_corrjoin_call(vp_corrjoin *j, int64_t corr, const vp_launch_call *call)
 {
-    if (corr == EMPTY)
+    if (corr == NONE || call->ts == NO_CALL)
         return;
-    size_t i = upsert(j, corr);
-    if (!j->ts)
-        j->ts = new_i64(j->cap, NO_CALL);
-    if (call->ts >= j->ts[i])
-        return;   /* several CPU events share an id: the first launched it */
-    if (j->ts[i] == NO_CALL)
-        j->calls++;
-    j->ts[i] = call->ts;
-    if (call->dur && !j->dur)
-        j->dur = new_i64(j->cap, 0);
-    if (j->dur)
-        j->dur[i] = call->dur;
-    if (call->api && !j->api)
-        j->api = vp_calloc(j->cap, sizeof *j->api);
-    if (j->api)
-        j->api[i] = call->api;
+    call_rec *r = log_append(&j->calls, corr);
+    *r = (call_rec){corr, call->ts, call->dur, call->api};
 }
 
 void vp_corrjoin_work(vp_corrjoin *j, int64_t corr, int64_t dur)
 {
-    if (corr == EMPTY)
+    if (corr == NONE)
         return;
-    size_t i = upsert(j, corr);
-    if (!j->gpu)
-        j->gpu = new_i64(j->cap, 0);
-    j->gpu[i] += dur;
-    j->works++;
+    work_rec *r = log_append(&j->works, corr);
+    *r = (work_rec){.corr = corr, .dur = dur};
+    j->works_taken++;
 }
 
-/* The slot of key, or SIZE_MAX. */
-static size_t lookup(const vp_corrjoin *j, int64_t key)
+int vp_corrjoin_launcher(const vp_corrjoin *cj, int64_t corr, vp_launch_call *out)
 {
-    if (!j->cap || key == EMPTY)
-        return SIZE_MAX;
-    size_t i = find(j, key);
-    return j->keys[i] == key ? i : SIZE_MAX;
-}
-
-int vp_corrjoin_launcher(const vp_corrjoin *j, int64_t corr, vp_launch_call *out)
-{
-    size_t i = lookup(j, corr);
-    if (i == SIZE_MAX || !j->ts || j->ts[i] == NO_CALL)
+    const call_rec *r = log_find(&ready(cj)->calls, corr);
+    if (!r)
         return 0;
-    out->ts = j->ts[i];
-    out->dur = j->dur ? j->dur[i] : 0;
-    out->api = j->api ? j->api[i] : 0;
+    *out = (vp_launch_call){r->ts, r->dur, r->api};
     return 1;
 }
 
-int64_t vp_corrjoin_gpu_time(const vp_corrjoin *j, int64_t corr)
+const vp_corr_work *vp_corrjoin_work_records(const vp_corrjoin *cj, int64_t corr, size_t *n)
 {
-    size_t i = lookup(j, corr);
-    return i == SIZE_MAX || !j->gpu ? 0 : j->gpu[i];
+    rec_log *l = &ready(cj)->works;
+    const work_rec *r = log_find(l, corr), *end = (const work_rec *)(l->v + l->n * l->size);
+    *n = 0;
+    while (r && r + *n < end && r[*n].corr == corr)
+        ++*n;
+    return r;
 }
 
-size_t vp_corrjoin_calls(const vp_corrjoin *j)
+int64_t vp_corrjoin_gpu_time(const vp_corrjoin *cj, int64_t corr)
 {
-    return j->calls;
+    size_t n;
+    const vp_corr_work *w = vp_corrjoin_work_records(cj, corr, &n);
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += w[i].dur;
+    return sum;
 }
 
-size_t vp_corrjoin_works(const vp_corrjoin *j)
+size_t vp_corrjoin_calls(const vp_corrjoin *cj)
 {
-    return j->works;
+    return ready(cj)->calls.n;
+}
+
+size_t vp_corrjoin_works(const vp_corrjoin *cj)
+{
+    return cj->works_taken;
 }

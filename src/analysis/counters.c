@@ -7,7 +7,6 @@
 
 #include "vprof/counters.h"
 #include "vprof/json.h"
-#include "vprof/corrmap.h"
 #include "vprof/corrjoin.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"
@@ -196,11 +195,10 @@ static void build_queue(pass *p)
 {
     vp_counters *c = p->c;
     size_t q0 = c->nqueue, n = 0;
-    vp_corrmap gpu = {0}, launched = {0};
+    vp_corrjoin *gpu = vp_corrjoin_new(), *launched = vp_corrjoin_new();
     for (size_t i = 0; i < p->nev; i++)
         if (p->ev[i].has_corr && selected(p, p->ev[i].corr, 1))
-            vp_corrmap_add(&gpu, p->ev[i].corr, (int64_t)i);
-    vp_corrmap_seal(&gpu);
+            vp_corrjoin_work(gpu, p->ev[i].corr, (int64_t)i);
     size_t cap = 2 * p->nev + 1;
     point *pts = vp_malloc(cap * sizeof *pts);
     int64_t *keys = vp_malloc(cap * sizeof *keys);
@@ -209,7 +207,7 @@ static void build_queue(pass *p)
         if (!selected(p, call->corr, 1))
             continue;
         size_t k;
-        vp_corr_work *w = (vp_corr_work *)vp_corrmap_find(&gpu, call->corr, &k);
+        vp_corr_work *w = (vp_corr_work *)vp_corrjoin_work_records(gpu, call->corr, &k);
         if (k > 1)   /* the join's order: the GPU events' */
             qsort(w, k, sizeof *w, cmp_size);
         for (size_t j = 0; j < k; j++) {
@@ -223,12 +221,11 @@ static void build_queue(pass *p)
             pts[n++] = (point){call->ts, 1.0, s};
         }
         if (k)
-            vp_corrmap_add(&launched, call->corr, 1);
+            vp_corrjoin_work(launched, call->corr, 1);
     }
-    vp_corrmap_seal(&launched);
     for (size_t i = 0; i < p->nev; i++) {
         const gpu_ev *g = &p->ev[i];
-        if (!g->has_corr || !selected(p, g->corr, 1) || !vp_corrmap_sum(&launched, g->corr))
+        if (!g->has_corr || !selected(p, g->corr, 1) || !vp_corrjoin_gpu_time(launched, g->corr))
             continue;
         if (n == cap) {
             cap *= 2;
@@ -242,8 +239,8 @@ static void build_queue(pass *p)
     accumulate(pts, keys, n, c->queue + q0, c->nqueue - q0);
     free(pts);
     free(keys);
-    vp_corrmap_free(&gpu);
-    vp_corrmap_free(&launched);
+    vp_corrjoin_free(gpu);
+    vp_corrjoin_free(launched);
 }
 
 /* The bandwidth: each copy's start (+bw), then each one's end (-bw), in

@@ -1,6 +1,6 @@
 /* Kernel sequences under an operator (vprof/sequences.h).  The slices
  * nest by vprof ops' walk (analysis/ops_tree.h); GPU work is found through
- * the correlation map (vprof/corrmap.h). */
+ * the correlation join (vprof/corrjoin.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 #include "vprof/classify.h"
 #include "vprof/json.h"
 #include "vprof/corrjoin.h"
-#include "vprof/corrmap.h"
 #include "vprof/sequences.h"
 #include "vprof/trace.h"
 #include "vprof/util.h"
@@ -29,7 +28,7 @@ typedef struct seq_pass {
     size_t n, cap;
     gpu_rec *g;
     size_t ng, capg;
-    vp_corrmap gpu;         /* correlation id -> index into g */
+    vp_corrjoin *gpu;       /* correlation id -> index into g */
     vp_steps *steps;
     /* per slice, after the walk */
     long *depth;
@@ -84,7 +83,7 @@ static void take_event(seq_pass *p, const vp_event *ev)
             p->g = vp_realloc(p->g, p->capg * sizeof *p->g);
         }
         p->g[p->ng] = (gpu_rec){ev->ts, dur, intern(p, ev->name.p, ev->name.n)};
-        vp_corrmap_add(&p->gpu, corr, (int64_t)p->ng++);
+        vp_corrjoin_work(p->gpu, corr, (int64_t)p->ng++);
         return;
     }
     if (vp_gpu_kind_of(ev->cat) != VP_GPU_NONE)
@@ -105,7 +104,7 @@ static void walk_open(void *ctx, size_t i, size_t depth)
 {
     seq_pass *p = ctx;
     size_t n;
-    vp_corrmap_find(&p->gpu, p->s[i].corr, &n);
+    vp_corrjoin_work_records(p->gpu, p->s[i].corr, &n);
     p->depth[i] = (long)depth;
     p->nk[i] = (int64_t)n;
     p->stack[p->nstack++] = i;
@@ -197,7 +196,7 @@ static void add_root(seq_pass *p, vp_strmap *rows, size_t r, gpu_rec *scratch, v
     int64_t gpu_dur = 0;
     for (size_t j = r; j < p->sub_end[r]; j++) {
         size_t n;
-        const vp_corr_work *w = vp_corrmap_find(&p->gpu, p->s[j].corr, &n);
+        const vp_corr_work *w = vp_corrjoin_work_records(p->gpu, p->s[j].corr, &n);
         for (size_t m = 0; m < n; m++) {
             scratch[k++] = p->g[w[m].dur];
             gpu_dur += p->g[w[m].dur].dur;
@@ -245,7 +244,6 @@ static void find_patterns(seq_pass *p)
     p->nk = vp_malloc((n + 1) * sizeof *p->nk);
     p->stack = vp_malloc((n + 1) * sizeof *p->stack);
     ops_sort_slices(p->s, n);
-    vp_corrmap_seal(&p->gpu);
     slice_walk w = {walk_open, walk_close, p};
     ops_walk_slices(p->s, n, &w);
     link_backward(p);
@@ -308,7 +306,8 @@ int vp_sequences_read(vp_sequences *q, const char *path, vp_error *err)
     vp_trace *t = vp_trace_open(path, &topts, err);
     if (!t)
         return VP_EXIT_INPUT;
-    seq_pass p = {.q = q, .threads = vp_strmap_new(), .names = vp_strmap_new()};
+    seq_pass p = {.q = q, .threads = vp_strmap_new(), .names = vp_strmap_new(),
+                  .gpu = vp_corrjoin_new()};
     p.steps = q->o.steps ? vp_steps_new() : NULL;
     vp_event ev;
     int r;
@@ -333,7 +332,7 @@ int vp_sequences_read(vp_sequences *q, const char *path, vp_error *err)
     free(p.sub_end);
     free(p.nk);
     free(p.stack);
-    vp_corrmap_free(&p.gpu);
+    vp_corrjoin_free(p.gpu);
     vp_steps_free(p.steps);
     vp_strmap_free(p.threads);
     vp_strmap_free(p.names);

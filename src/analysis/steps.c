@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vprof/classify.h"
+#include "vprof/corrjoin.h"
 #include "vprof/error.h"
 #include "vprof/steps.h"
 #include "vprof/util.h"
@@ -14,148 +14,12 @@ typedef struct step {
     int selected;
 } step;
 
-/* correlation id -> launch time and duration.  A trace has a launch per
- * kernel (millions), so this is not a hash map: launches are appended as
- * read (sequential writes, 24 bytes each, no rehashing), sorted by id once
- * at the first lookup, and found by galloping from the previous hit.
- * CUPTI hands out correlation ids in launch order and both the CPU calls
- * and the GPU work come roughly in time order, so the sort is mostly a
- * check and a lookup usually lands next to the last one: memory is read
- * in order instead of one cache miss per launch (perf: 21 % of `vprof
- * comm` on the real-shaped trace was the hash map's probes). */
-typedef struct launch_slot {
-    int64_t key, ts, dur;
-} launch_slot;
-
-typedef struct launch_log {
-    launch_slot *v;
-    size_t n, cap;
-    int sorted;       /* ascending ids, one slot each */
-    size_t finger;    /* the last hit: where the next search starts */
-} launch_log;
-
 struct vp_steps {
     step *steps;
     size_t n, cap;
     int sorted;
-    launch_log launches;
+    vp_corrjoin *launches;   /* correlation id -> the launching call */
 };
-
-#define EMPTY INT64_MIN
-
-static void launch_put(launch_log *m, int64_t key, int64_t ts, int64_t dur)
-{
-    if (m->n == m->cap) {
-        m->cap = m->cap ? m->cap * 2 : 1024;
-        m->v = vp_realloc(m->v, m->cap * sizeof *m->v);
-    }
-    if (m->n && key <= m->v[m->n - 1].key)
-        m->sorted = 0;
-    else if (!m->n)
-        m->sorted = 1;
-    m->v[m->n++] = (launch_slot){key, ts, dur};
-}
-
-/* Stable merge sort by id (bottom-up, runs of w doubling): stable so that
- * of several calls with one id and one start, the first read wins, as it
- * did when the map kept the first. */
-static void launch_sort(launch_log *m)
-{
-    launch_slot *a = m->v, *t = vp_malloc(m->cap * sizeof *t);  /* cap: either may become m->v */
-    for (size_t w = 1; w < m->n; w *= 2) {
-        for (size_t lo = 0; lo < m->n; lo += 2 * w) {
-            size_t mid = lo + w < m->n ? lo + w : m->n, hi = lo + 2 * w < m->n ? lo + 2 * w : m->n;
-            size_t i = lo, j = mid, k = lo;
-            if (mid == hi || a[mid - 1].key <= a[mid].key) {
-                memcpy(t + lo, a + lo, (hi - lo) * sizeof *a);
-                continue;
-            }
-            while (i < mid && j < hi)
-                t[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
-            while (i < mid)
-                t[k++] = a[i++];
-            while (j < hi)
-                t[k++] = a[j++];
-        }
-        launch_slot *x = a;
-        a = t;
-        t = x;
-    }
-    if (a != m->v) {
-        free(m->v);
-        m->v = a;
-    } else {
-        free(t);
-    }
-}
-
-/* Sorted, one slot per id: several CPU events share an id, and the first
- * to start launched it. */
-static void launch_prepare(launch_log *m)
-{
-    if (!m->sorted && m->n) {
-        launch_sort(m);
-        size_t out = 0;
-        for (size_t i = 0; i < m->n; i++) {
-            if (out && m->v[out - 1].key == m->v[i].key) {
-                if (m->v[i].ts < m->v[out - 1].ts)
-                    m->v[out - 1] = m->v[i];
-                continue;
-            }
-            m->v[out++] = m->v[i];
-        }
-        m->n = out;
-    }
-    m->sorted = 1;
-    m->finger = 0;
-}
-
-/* The first slot with an id >= key in [lo, hi), galloping from lo. */
-static size_t gallop_up(const launch_slot *v, size_t lo, size_t hi, int64_t key)
-{
-    size_t stride = 1, prev = lo;
-    while (lo < hi && v[lo].key < key) {
-        prev = lo + 1;
-        lo = hi - lo > stride ? lo + stride : hi;
-        stride *= 2;
-    }
-    /* answer in [prev, lo] */
-    while (prev < lo) {
-        size_t mid = prev + (lo - prev) / 2;
-        if (v[mid].key < key)
-            prev = mid + 1;
-        else
-            lo = mid;
-    }
-    return lo;
-}
-
-static int launch_get(launch_log *m, int64_t key, int64_t *ts, int64_t *dur)
-{
-    if (!m->sorted)
-        launch_prepare(m);
-    if (!m->n)
-        return 0;
-    size_t f = m->finger, i;
-    if (m->v[f].key <= key) {
-        i = gallop_up(m->v, f, m->n, key);
-    } else {
-        /* behind the finger: gallop down to a slot below key, then up */
-        size_t stride = 1, lo = f;
-        while (lo > 0 && m->v[lo].key > key) {
-            lo = lo > stride ? lo - stride : 0;
-            stride *= 2;
-        }
-        i = gallop_up(m->v, lo, f, key);
-    }
-    if (i == m->n || m->v[i].key != key)
-        return 0;
-    m->finger = i;
-    *ts = m->v[i].ts;
-    if (dur)
-        *dur = m->v[i].dur;
-    return 1;
-}
 
 static int parse_long(const char *s, const char *end, long *out)
 {
@@ -203,7 +67,9 @@ int vp_step_range_parse(const char *spec, vp_step_range *r)
 
 vp_steps *vp_steps_new(void)
 {
-    return vp_calloc(1, sizeof(vp_steps));
+    vp_steps *s = vp_calloc(1, sizeof(vp_steps));
+    s->launches = vp_corrjoin_new();
+    return s;
 }
 
 void vp_steps_free(vp_steps *s)
@@ -211,7 +77,7 @@ void vp_steps_free(vp_steps *s)
     if (!s)
         return;
     free(s->steps);
-    free(s->launches.v);
+    vp_corrjoin_free(s->launches);
     free(s);
 }
 
@@ -240,12 +106,10 @@ void vp_steps_observe(vp_steps *s, const vp_event *ev)
         s->sorted = 0;
         return;
     }
-    if (ev->args.p && vp_is_launch_category(ev->cat)) {
-        vp_span v;
-        int64_t corr;
-        if (vp_json_get(ev->args, "correlation", &v) && vp_json_int(v, &corr) == 0 && corr != EMPTY)
-            launch_put(&s->launches, corr, ev->ts, ev->has_dur ? ev->dur : 0);
-    }
+    int64_t corr;
+    if (ev->args.p && vp_launch_correlation(ev, &corr))
+        vp_corrjoin_call(s->launches, corr,
+                         &(vp_launch_call){ev->ts, ev->has_dur ? ev->dur : 0, 0});
 }
 
 static int cmp_step(const void *a, const void *b)
@@ -377,25 +241,24 @@ long vp_steps_at(const vp_steps *s, int64_t ts)
     return (long)lo - 1;
 }
 
-/* The lookups are const to their callers: the log's order and finger are
- * a cache of what was read, not a change to it. */
-static launch_log *launches_of(const vp_steps *s)
-{
-    return (launch_log *)&s->launches;
-}
-
 int vp_steps_selected(const vp_steps *s, int64_t correlation)
 {
-    int64_t ts;
-    if (!launch_get(launches_of(s), correlation, &ts, NULL))
+    vp_launch_call c;
+    if (!vp_corrjoin_launcher(s->launches, correlation, &c))
         return 0;
-    long i = vp_steps_at(s, ts);
+    long i = vp_steps_at(s, c.ts);
     return i >= 0 && s->steps[i].selected;
 }
 
 int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur)
 {
-    return launch_get(launches_of(s), correlation, ts, dur);
+    vp_launch_call c;
+    if (!vp_corrjoin_launcher(s->launches, correlation, &c))
+        return 0;
+    *ts = c.ts;
+    if (dur)
+        *dur = c.dur;
+    return 1;
 }
 
 int vp_steps_window(vp_steps *s, size_t i, int64_t *start, int64_t *end)

@@ -77,6 +77,67 @@ static void test_growth(void **state)
     vp_corrjoin_free(j);
 }
 
+/* The GPU work records of an id side by side in the order recorded, ids
+ * recorded out of order, questions between records (the log sorts
+ * again), and lookups in any order. */
+static void test_work_records(void **state)
+{
+    (void)state;
+    vp_corrjoin *j = vp_corrjoin_new();
+    size_t n = 99;
+    assert_null(vp_corrjoin_work_records(j, 3, &n));
+    assert_int_equal(n, 0);
+    vp_corrjoin_work(j, 30, 100);
+    vp_corrjoin_work(j, 10, 101);
+    vp_corrjoin_work(j, 30, 102);
+    vp_corrjoin_work(j, 20, 103);
+    vp_corrjoin_work(j, 30, 104);
+    const vp_corr_work *w = vp_corrjoin_work_records(j, 30, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(w[0].dur, 100);
+    assert_int_equal(w[1].dur, 102);
+    assert_int_equal(w[2].dur, 104);
+    w = vp_corrjoin_work_records(j, 10, &n);   /* behind the last answer */
+    assert_int_equal(n, 1);
+    assert_int_equal(w[0].dur, 101);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 30), 306);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 25), 0);
+    /* more after a question, in order and out of it */
+    vp_corrjoin_work(j, 40, 105);
+    assert_int_equal(vp_corrjoin_gpu_time(j, 40), 105);
+    vp_corrjoin_work(j, 20, 106);
+    w = vp_corrjoin_work_records(j, 20, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(w[0].dur, 103);
+    assert_int_equal(w[1].dur, 106);
+    assert_int_equal(vp_corrjoin_works(j), 7);
+    /* a call after a question, earlier than the one kept */
+    vp_launch_call c;
+    vp_corrjoin_call(j, 20, &(vp_launch_call){50, 1, 1});
+    assert_int_equal(vp_corrjoin_launcher(j, 20, &c), 1);
+    vp_corrjoin_call(j, 20, &(vp_launch_call){40, 2, 2});
+    assert_int_equal(vp_corrjoin_launcher(j, 20, &c), 1);
+    assert_int_equal(c.ts, 40);
+    assert_int_equal(c.api, 2);
+    assert_int_equal(vp_corrjoin_calls(j), 1);
+    vp_corrjoin_free(j);
+
+    /* 3000 ids in a scrambled order, two records each, asked descending */
+    j = vp_corrjoin_new();
+    for (int64_t i = 0; i < 6000; i++) {
+        int64_t id = (i * 1543) % 3000;
+        vp_corrjoin_work(j, id, i);
+    }
+    for (int64_t id = 2999; id >= 0; id--) {
+        w = vp_corrjoin_work_records(j, id, &n);
+        assert_int_equal(n, 2);
+        assert_int_equal(w[0].corr, id);
+        assert_true(w[0].dur < w[1].dur);   /* the order recorded */
+        assert_int_equal((w[0].dur * 1543) % 3000, id);
+    }
+    vp_corrjoin_free(j);
+}
+
 /* Which events carry a correlation: a complete launching call, and the
  * args of any GPU event. */
 static void test_correlation_of_events(void **state)
@@ -109,6 +170,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_both_sides),
         cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_work_records),
         cmocka_unit_test(test_correlation_of_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
