@@ -1,7 +1,7 @@
 /* How long launches take and wait: the result model of `vprof launches`.
  *
  * Every kernel, memcpy and memset joined with the CPU call that launched
- * it (vprof/launchlink.h) gives one launch with HTA's three numbers
+ * it (vprof/corrjoin.h) gives one launch with HTA's three numbers
  * (get_cuda_kernel_launch_stats, hta/analyzers/cuda_kernel_analysis.py):
  *   CPU duration  = the call's dur;
  *   GPU duration  = the GPU event's dur;
