@@ -68,13 +68,17 @@ static int32_t *queue_lengths(const vp_critpath *cp)
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         int32_t k;
-        if (is_launch(cp, r) && (k = vp_cp_imap_get(&gpu, r->corr)) >= 0)
-            ev[n++] = (qev){cp->rows[k].stream, r->ts, (int32_t)n, (int32_t)i, 1};
+        if (is_launch(cp, r) && (k = vp_cp_imap_get(&gpu, r->corr)) >= 0) {
+            ev[n] = (qev){cp->rows[k].stream, r->ts, (int32_t)n, (int32_t)i, 1};
+            n++;   /* apart: order is n before the increment, in any compiler */
+        }
     }
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
-        if (r->stream != -1 && vp_cp_imap_get(&launch, r->corr) >= 0)
-            ev[n++] = (qev){r->stream, r->ts, (int32_t)n, (int32_t)i, -1};
+        if (r->stream != -1 && vp_cp_imap_get(&launch, r->corr) >= 0) {
+            ev[n] = (qev){r->stream, r->ts, (int32_t)n, (int32_t)i, -1};
+            n++;
+        }
     }
     qsort(ev, n, sizeof *ev, cmp_qev);
     int32_t len = 0;
