@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "cmd/inputs.h"
@@ -17,6 +15,7 @@
 #include "vprof/diff_view.h"
 #include "vprof/findings.h"
 #include "vprof/report_page.h"
+#include "vprof/sink.h"
 #include "vprof/summary_view.h"
 
 const vp_table_doc cmd_report_tables[] = {
@@ -98,41 +97,33 @@ static int report_format(void *ctx, const char *name)
     return 0;
 }
 
-/* The page into path, whole or not at all: written under a temporary
- * name beside it, renamed when complete. */
+/* The page into path, whole or not at all: rendered in memory (the page
+ * is at most 2 MB), then written through a sink, which writes under a
+ * temporary name and renames only a complete file. */
 static int write_page(const char *path, const vp_report_input *in)
 {
     if (!path || strcmp(path, "-") == 0)
         return vp_report_write(stdout, in) == 0 && fflush(stdout) == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
+    char *page = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&page, &n);
+    int ok = mem && vp_report_write(mem, in) == 0;
+    if (mem && fclose(mem) != 0)
+        ok = 0;
+    vp_error err = {0};
+    if (!ok)
+        vp_error_set(&err, VP_EXIT_INPUT, "%s", strerror(errno));
+    vp_sink *s = ok ? vp_sink_open(path, NULL, &err) : NULL;
+    if (s && vp_sink_write(s, page, n) != 0)
+        ok = 0;
+    if (s && vp_sink_close(s, &err) != 0)
+        ok = 0;
+    free(page);
+    if (!s || !ok) {
+        fprintf(stderr, "vprof: cannot write %s: %s\n", path, err.msg);
         return VP_EXIT_INPUT;
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    /* mkstemp makes it 0600: the page gets the mode any new file gets. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fd >= 0)
-        fchmod(fd, 0666 & ~mask);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && vp_report_write(f, in) == 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    else if (!f && fd >= 0)
-        close(fd);
-    int err = errno;
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        err = errno;
     }
-    if (!ok) {
-        if (fd >= 0)
-            unlink(tmp);
-        fprintf(stderr, "vprof: cannot write %s: %s\n", path, strerror(err));
-    }
-    free(tmp);
-    return ok ? VP_EXIT_OK : VP_EXIT_INPUT;
+    return VP_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
