@@ -111,22 +111,13 @@ static char dir[4096], path[4200];
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-test-counters")))
-        return -1;
-    snprintf(path, sizeof path, "%s/t.json", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(trace, f);
-    fclose(f);
-    return 0;
+    return test_file_make(dir, sizeof dir, path, sizeof path, "vprof-test-counters", trace);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    unlink(path);
-    rmdir(dir);
+    test_file_remove(dir, path);
     return 0;
 }
 

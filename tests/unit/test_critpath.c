@@ -43,22 +43,13 @@ static char dir[256], path[320];
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(test_tmp_template(dir, sizeof dir, "vprof-test-critpath")))
-        return -1;
-    snprintf(path, sizeof path, "%s/t.json", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(trace, f);
-    fclose(f);
-    return 0;
+    return test_file_make(dir, sizeof dir, path, sizeof path, "vprof-test-critpath", trace);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    unlink(path);
-    rmdir(dir);
+    test_file_remove(dir, path);
     return 0;
 }
 
