@@ -58,7 +58,7 @@ same_j() {
     cp "$OUT_STDOUT" "$WORK/j1.out"
     cp "$OUT_STDERR" "$WORK/j1.err"
     local s1=$STATUS
-    for j in 2 3; do
+    for j in $WORKER_COUNTS; do
         vp "$@" -j $j
         if [ "$STATUS" = "$s1" ]; then pass; else fail "-j $j: status $STATUS, -j 1: $s1"; fi
         if cmp -s "$WORK/j1.out" "$OUT_STDOUT"; then pass; else

@@ -23,7 +23,7 @@ same_j() {
     cp "$OUT_STDERR" "$WORK/j1.err"
     local s1=$STATUS
     if [ "$s1" = 0 ] && [ ! -s "$WORK/j1.out" ]; then fail "-j 1 printed nothing"; fi
-    for j in 2 3; do
+    for j in $WORKER_COUNTS; do
         vp "$@" -j $j
         if [ "$STATUS" = "$s1" ]; then pass; else fail "-j $j: status $STATUS, -j 1: $s1"; fi
         if cmp -s "$WORK/j1.out" "$OUT_STDOUT"; then pass; else
