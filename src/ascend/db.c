@@ -454,6 +454,41 @@ static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, char 
     return 0;
 }
 
+/* One device's work, as the TASK tables give it, with the DB's steps
+ * (w initialised here; the caller frees it, whatever the outcome). */
+static int step_device_work(db *d, int64_t device, int have_ops, const step_win *steps,
+                            size_t nsteps, vp_gpuwork *w, char ***names, vp_error *err)
+{
+    vp_gpuwork_init(w);
+    for (size_t s = 0; s < nsteps; s++)
+        add_step(w, &steps[s]);
+    return device_work(d, device, have_ops, w, names, err);
+}
+
+/* What a profile DB holds to split into device work: its steps and the
+ * devices of TASK, ascending (one device a rank in a host's DB).  On
+ * failure what was read is left for the caller to free. */
+static int read_profile(db *d, step_win **steps, size_t *nsteps, int64_t **devs, size_t *ndev,
+                        vp_error *err)
+{
+    if (check_profile(d, err) != 0 || read_steps(d, steps, nsteps, err) != 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
+                           NULL) != SQLITE_OK)
+        return db_fail(d, err, "TASK");
+    size_t cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (*ndev == cap) {
+            cap = cap ? cap * 2 : 8;
+            *devs = vp_realloc(*devs, cap * sizeof **devs);
+        }
+        (*devs)[(*ndev)++] = col_int(st, 0, -1);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 /* analysis.db's StepTraceTime: µs (the documentation says ms; the
  * values are the CSV's µs), one row per device and step. */
 static int read_analysis_stt(db *d, long rank, vp_stt *out, vp_error *err)
@@ -509,7 +544,7 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
     step_win *steps = NULL;
     size_t nsteps = 0;
     int64_t *devs = NULL;
-    size_t ndev = 0, cap = 0;
+    size_t ndev = 0;
     int kind = db_kind(&d, err);
     if (kind < 0)
         goto out;
@@ -518,29 +553,12 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
         out->note = "read from analysis.db's StepTraceTime";
         goto out;
     }
-    if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
+    if (read_profile(&d, &steps, &nsteps, &devs, &ndev, err) != 0)
         goto out;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(d.h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
-                           NULL) != SQLITE_OK) {
-        db_fail(&d, err, "TASK");
-        goto out;
-    }
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (ndev == cap) {
-            cap = cap ? cap * 2 : 8;
-            devs = vp_realloc(devs, cap * sizeof *devs);
-        }
-        devs[ndev++] = col_int(st, 0, -1);
-    }
-    sqlite3_finalize(st);
     int have_ops = has_table(&d, "COMMUNICATION_OP");
     for (size_t i = 0; i < ndev; i++) {
         vp_gpuwork w;
-        vp_gpuwork_init(&w);
-        for (size_t s = 0; s < nsteps; s++)
-            add_step(&w, &steps[s]);
-        if (device_work(&d, devs[i], have_ops, &w, NULL, err) != 0) {
+        if (step_device_work(&d, devs[i], have_ops, steps, nsteps, &w, NULL, err) != 0) {
             vp_gpuwork_free(&w);
             goto out;
         }
@@ -572,31 +590,14 @@ int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *
     step_win *steps = NULL;
     size_t nsteps = 0;
     int64_t *devs = NULL;
-    size_t ndev = 0, cap = 0;
-    if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
+    size_t ndev = 0;
+    if (read_profile(&d, &steps, &nsteps, &devs, &ndev, err) != 0)
         goto out;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(d.h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
-                           NULL) != SQLITE_OK) {
-        db_fail(&d, err, "TASK");
-        goto out;
-    }
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (ndev == cap) {
-            cap = cap ? cap * 2 : 8;
-            devs = vp_realloc(devs, cap * sizeof *devs);
-        }
-        devs[ndev++] = col_int(st, 0, -1);
-    }
-    sqlite3_finalize(st);
     int have_ops = has_table(&d, "COMMUNICATION_OP");
     for (size_t i = 0; i < ndev; i++) {
         vp_gpuwork w;
-        vp_gpuwork_init(&w);
         char **names = NULL;
-        for (size_t s = 0; s < nsteps; s++)
-            add_step(&w, &steps[s]);
-        int rc = device_work(&d, devs[i], have_ops, &w, &names, err);
+        int rc = step_device_work(&d, devs[i], have_ops, steps, nsteps, &w, &names, err);
         size_t nnames = w.n;   /* fn may drop events */
         if (rc == 0)
             fn(ctx, devs[i], ndev, &w, (const char *const *)names);
