@@ -252,6 +252,51 @@ static int check_profile(db *d, vp_error *err)
     return 0;
 }
 
+/* Where the kernel fields are in a query's columns; -1: not there
+ * (core then core_text, the others -1). */
+typedef struct kernel_cols {
+    int name, type, core, start, end, wait, stream, device;
+    const char *core_text;
+} kernel_cols;
+
+static const kernel_cols COMPUTE_COLS = {0, 1, 2, 3, 4, 5, 6, 7, NULL};
+static const kernel_cols COMM_COLS = {0, 1, -1, 2, 3, 4, -1, 5, "HCCL"};
+
+/* Each row of sql (freed here) as a kernel to fn; a row without start or
+ * end is counted in *skipped. */
+static int kernel_rows(db *d, char *sql, const char *table, const kernel_cols *c,
+                       const step_win *steps, size_t nsteps,
+                       void (*fn)(void *ctx, const vp_asc_kernel *k), void *ctx, uint64_t *skipped,
+                       vp_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK)
+        return db_fail(d, err, table);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, c->start) == SQLITE_NULL ||
+            sqlite3_column_type(st, c->end) == SQLITE_NULL) {
+            if (skipped)
+                (*skipped)++;
+            continue;
+        }
+        vp_asc_kernel k;
+        k.name = col_text(st, c->name);
+        k.type = col_text(st, c->type);
+        k.core = c->core >= 0 ? col_text(st, c->core) : c->core_text;
+        k.start = sqlite3_column_int64(st, c->start);
+        k.dur = sqlite3_column_int64(st, c->end) - k.start;
+        k.wait = col_int(st, c->wait, -1);
+        k.stream = c->stream >= 0 ? col_int(st, c->stream, -1) : -1;
+        k.device = col_int(st, c->device, -1);
+        k.step = nsteps ? step_at(steps, nsteps, k.start) : -1;
+        fn(ctx, &k);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(d, err, table);
+}
+
 int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k),
                            void *ctx, uint64_t *skipped, vp_error *err)
 {
@@ -261,80 +306,20 @@ int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_
     int ret = -1;
     step_win *steps = NULL;
     size_t nsteps = 0;
-    sqlite3_stmt *st = NULL;
     if (skipped)
         *skipped = 0;
     if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
         goto out;
-    char *sql = compute_sql(&d);
-    int rc = sqlite3_prepare_v2(d.h, sql, -1, &st, NULL);
-    free(sql);
-    if (rc != SQLITE_OK) {
-        db_fail(&d, err, "COMPUTE_TASK_INFO");
+    /* The compute tasks, then the HCCL operations (kernel_details.csv's
+     * HCCL rows). */
+    if (kernel_rows(&d, compute_sql(&d), "COMPUTE_TASK_INFO", &COMPUTE_COLS, steps, nsteps, fn, ctx,
+                    skipped, err) != 0 ||
+        (has_table(&d, "COMMUNICATION_OP") &&
+         kernel_rows(&d, comm_sql(&d), "COMMUNICATION_OP", &COMM_COLS, steps, nsteps, fn, ctx,
+                     skipped, err) != 0))
         goto out;
-    }
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (sqlite3_column_type(st, 3) == SQLITE_NULL || sqlite3_column_type(st, 4) == SQLITE_NULL) {
-            if (skipped)
-                (*skipped)++;
-            continue;
-        }
-        vp_asc_kernel k;
-        k.name = col_text(st, 0);
-        k.type = col_text(st, 1);
-        k.core = col_text(st, 2);
-        k.start = sqlite3_column_int64(st, 3);
-        k.dur = sqlite3_column_int64(st, 4) - k.start;
-        k.wait = col_int(st, 5, -1);
-        k.stream = col_int(st, 6, -1);
-        k.device = col_int(st, 7, -1);
-        k.step = nsteps ? step_at(steps, nsteps, k.start) : -1;
-        fn(ctx, &k);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (rc != SQLITE_DONE) {
-        db_fail(&d, err, "COMPUTE_TASK_INFO");
-        goto out;
-    }
-    /* HCCL operations: kernel_details.csv's HCCL rows. */
-    if (has_table(&d, "COMMUNICATION_OP")) {
-        sql = comm_sql(&d);
-        rc = sqlite3_prepare_v2(d.h, sql, -1, &st, NULL);
-        free(sql);
-        if (rc != SQLITE_OK) {
-            db_fail(&d, err, "COMMUNICATION_OP");
-            goto out;
-        }
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            if (sqlite3_column_type(st, 2) == SQLITE_NULL ||
-                sqlite3_column_type(st, 3) == SQLITE_NULL) {
-                if (skipped)
-                    (*skipped)++;
-                continue;
-            }
-            vp_asc_kernel k;
-            k.name = col_text(st, 0);
-            k.type = col_text(st, 1);
-            k.core = "HCCL";
-            k.start = sqlite3_column_int64(st, 2);
-            k.dur = sqlite3_column_int64(st, 3) - k.start;
-            k.wait = col_int(st, 4, -1);
-            k.stream = -1;
-            k.device = col_int(st, 5, -1);
-            k.step = nsteps ? step_at(steps, nsteps, k.start) : -1;
-            fn(ctx, &k);
-        }
-        sqlite3_finalize(st);
-        st = NULL;
-        if (rc != SQLITE_DONE) {
-            db_fail(&d, err, "COMMUNICATION_OP");
-            goto out;
-        }
-    }
     ret = 0;
 out:
-    sqlite3_finalize(st);
     free(steps);
     db_close(&d);
     return ret;
