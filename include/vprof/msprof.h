@@ -25,6 +25,12 @@ void vp_shell_quote(const char *s, vp_buf *out);
 /* argv[0..n) quoted and joined by spaces. */
 void vp_shell_join(char *const *argv, size_t n, vp_buf *out);
 
+/* The paths (dir/name) of the entries of dir that keep accepts, sorted by
+ * name, appended to out: what a profiling run left in its output folder,
+ * in the order it wrote them (the names carry rank or creation time). */
+void vp_dir_find(const char *dir, int (*keep)(const char *name, const char *path, const void *ctx),
+                 const void *ctx, vp_argv *out);
+
 typedef struct vp_msprof_opts {
     const char *output;        /* --output=DIR */
     int level;                 /* -1: msprof's defaults; 0, 1, 2 (docs/record.md) */

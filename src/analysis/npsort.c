@@ -20,41 +20,35 @@ static void swap(size_t *a, size_t *b)
     *b = t;
 }
 
+/* numpy's sift-down in aheapsort: tmp, taken from a[i], sinks to its
+ * place in the heap a[1..n]. */
+static void sift_down(const int64_t *v, size_t *a, size_t i, size_t tmp, size_t n)
+{
+    for (size_t j = i << 1; j <= n;) {
+        if (j < n && v[a[j]] < v[a[j + 1]])
+            j += 1;
+        if (v[tmp] < v[a[j]]) {
+            a[i] = a[j];
+            i = j;
+            j += j;
+        } else {
+            break;
+        }
+    }
+    a[i] = tmp;
+}
+
 /* numpy's aheapsort, on the 1-based view a[1..n]. */
 static void heapsort_idx(const int64_t *v, size_t *tosort, size_t n)
 {
-    size_t *a = tosort - 1, i, j, l, tmp;
-    for (l = n >> 1; l > 0; --l) {
-        tmp = a[l];
-        for (i = l, j = l << 1; j <= n;) {
-            if (j < n && v[a[j]] < v[a[j + 1]])
-                j += 1;
-            if (v[tmp] < v[a[j]]) {
-                a[i] = a[j];
-                i = j;
-                j += j;
-            } else {
-                break;
-            }
-        }
-        a[i] = tmp;
-    }
+    size_t *a = tosort - 1, tmp;
+    for (size_t l = n >> 1; l > 0; --l)
+        sift_down(v, a, l, a[l], n);
     for (; n > 1;) {
         tmp = a[n];
         a[n] = a[1];
         n -= 1;
-        for (i = 1, j = 2; j <= n;) {
-            if (j < n && v[a[j]] < v[a[j + 1]])
-                j++;
-            if (v[tmp] < v[a[j]]) {
-                a[i] = a[j];
-                i = j;
-                j += j;
-            } else {
-                break;
-            }
-        }
-        a[i] = tmp;
+        sift_down(v, a, 1, tmp, n);
     }
 }
 

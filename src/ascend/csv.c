@@ -280,32 +280,37 @@ static int missing(const char *p, size_t n)
            (n == 1 && *p == '-');
 }
 
-int vp_csv_num(vp_span f, double *out)
+/* The field without its surrounding blanks, in *v: 1 when it says there is
+ * no value (empty, N/A, NA, -), which every typed reader treats alike. */
+static int field_value(vp_span f, vp_span *v)
 {
     const char *p = f.p;
     size_t n = f.n;
     trim(&p, &n);
-    if (missing(p, n))
+    *v = (vp_span){p, n};
+    return missing(p, n);
+}
+
+int vp_csv_num(vp_span f, double *out)
+{
+    vp_span v;
+    if (field_value(f, &v))
         return 1;
-    return vp_json_double((vp_span){p, n}, out) == 0 ? 0 : -1;
+    return vp_json_double(v, out) == 0 ? 0 : -1;
 }
 
 int vp_csv_us(vp_span f, int64_t *ns)
 {
-    const char *p = f.p;
-    size_t n = f.n;
-    trim(&p, &n);
-    if (missing(p, n))
+    vp_span v;
+    if (field_value(f, &v))
         return 1;
-    return vp_json_us_to_ns((vp_span){p, n}, ns) == 0 ? 0 : -1;
+    return vp_json_us_to_ns(v, ns) == 0 ? 0 : -1;
 }
 
 int vp_csv_int(vp_span f, int64_t *out)
 {
-    const char *p = f.p;
-    size_t n = f.n;
-    trim(&p, &n);
-    if (missing(p, n))
+    vp_span v;
+    if (field_value(f, &v))
         return 1;
-    return vp_json_int((vp_span){p, n}, out) == 0 ? 0 : -1;
+    return vp_json_int(v, out) == 0 ? 0 : -1;
 }

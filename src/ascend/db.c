@@ -252,6 +252,51 @@ static int check_profile(db *d, vp_error *err)
     return 0;
 }
 
+/* Where the kernel fields are in a query's columns; -1: not there
+ * (core then core_text, the others -1). */
+typedef struct kernel_cols {
+    int name, type, core, start, end, wait, stream, device;
+    const char *core_text;
+} kernel_cols;
+
+static const kernel_cols COMPUTE_COLS = {0, 1, 2, 3, 4, 5, 6, 7, NULL};
+static const kernel_cols COMM_COLS = {0, 1, -1, 2, 3, 4, -1, 5, "HCCL"};
+
+/* Each row of sql (freed here) as a kernel to fn; a row without start or
+ * end is counted in *skipped. */
+static int kernel_rows(db *d, char *sql, const char *table, const kernel_cols *c,
+                       const step_win *steps, size_t nsteps,
+                       void (*fn)(void *ctx, const vp_asc_kernel *k), void *ctx, uint64_t *skipped,
+                       vp_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
+    free(sql);
+    if (rc != SQLITE_OK)
+        return db_fail(d, err, table);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, c->start) == SQLITE_NULL ||
+            sqlite3_column_type(st, c->end) == SQLITE_NULL) {
+            if (skipped)
+                (*skipped)++;
+            continue;
+        }
+        vp_asc_kernel k;
+        k.name = col_text(st, c->name);
+        k.type = col_text(st, c->type);
+        k.core = c->core >= 0 ? col_text(st, c->core) : c->core_text;
+        k.start = sqlite3_column_int64(st, c->start);
+        k.dur = sqlite3_column_int64(st, c->end) - k.start;
+        k.wait = col_int(st, c->wait, -1);
+        k.stream = c->stream >= 0 ? col_int(st, c->stream, -1) : -1;
+        k.device = col_int(st, c->device, -1);
+        k.step = nsteps ? step_at(steps, nsteps, k.start) : -1;
+        fn(ctx, &k);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(d, err, table);
+}
+
 int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k),
                            void *ctx, uint64_t *skipped, vp_error *err)
 {
@@ -261,80 +306,20 @@ int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_
     int ret = -1;
     step_win *steps = NULL;
     size_t nsteps = 0;
-    sqlite3_stmt *st = NULL;
     if (skipped)
         *skipped = 0;
     if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
         goto out;
-    char *sql = compute_sql(&d);
-    int rc = sqlite3_prepare_v2(d.h, sql, -1, &st, NULL);
-    free(sql);
-    if (rc != SQLITE_OK) {
-        db_fail(&d, err, "COMPUTE_TASK_INFO");
+    /* The compute tasks, then the HCCL operations (kernel_details.csv's
+     * HCCL rows). */
+    if (kernel_rows(&d, compute_sql(&d), "COMPUTE_TASK_INFO", &COMPUTE_COLS, steps, nsteps, fn, ctx,
+                    skipped, err) != 0 ||
+        (has_table(&d, "COMMUNICATION_OP") &&
+         kernel_rows(&d, comm_sql(&d), "COMMUNICATION_OP", &COMM_COLS, steps, nsteps, fn, ctx,
+                     skipped, err) != 0))
         goto out;
-    }
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (sqlite3_column_type(st, 3) == SQLITE_NULL || sqlite3_column_type(st, 4) == SQLITE_NULL) {
-            if (skipped)
-                (*skipped)++;
-            continue;
-        }
-        vp_asc_kernel k;
-        k.name = col_text(st, 0);
-        k.type = col_text(st, 1);
-        k.core = col_text(st, 2);
-        k.start = sqlite3_column_int64(st, 3);
-        k.dur = sqlite3_column_int64(st, 4) - k.start;
-        k.wait = col_int(st, 5, -1);
-        k.stream = col_int(st, 6, -1);
-        k.device = col_int(st, 7, -1);
-        k.step = nsteps ? step_at(steps, nsteps, k.start) : -1;
-        fn(ctx, &k);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (rc != SQLITE_DONE) {
-        db_fail(&d, err, "COMPUTE_TASK_INFO");
-        goto out;
-    }
-    /* HCCL operations: kernel_details.csv's HCCL rows. */
-    if (has_table(&d, "COMMUNICATION_OP")) {
-        sql = comm_sql(&d);
-        rc = sqlite3_prepare_v2(d.h, sql, -1, &st, NULL);
-        free(sql);
-        if (rc != SQLITE_OK) {
-            db_fail(&d, err, "COMMUNICATION_OP");
-            goto out;
-        }
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            if (sqlite3_column_type(st, 2) == SQLITE_NULL ||
-                sqlite3_column_type(st, 3) == SQLITE_NULL) {
-                if (skipped)
-                    (*skipped)++;
-                continue;
-            }
-            vp_asc_kernel k;
-            k.name = col_text(st, 0);
-            k.type = col_text(st, 1);
-            k.core = "HCCL";
-            k.start = sqlite3_column_int64(st, 2);
-            k.dur = sqlite3_column_int64(st, 3) - k.start;
-            k.wait = col_int(st, 4, -1);
-            k.stream = -1;
-            k.device = col_int(st, 5, -1);
-            k.step = nsteps ? step_at(steps, nsteps, k.start) : -1;
-            fn(ctx, &k);
-        }
-        sqlite3_finalize(st);
-        st = NULL;
-        if (rc != SQLITE_DONE) {
-            db_fail(&d, err, "COMMUNICATION_OP");
-            goto out;
-        }
-    }
     ret = 0;
 out:
-    sqlite3_finalize(st);
     free(steps);
     db_close(&d);
     return ret;
@@ -454,6 +439,41 @@ static int device_work(db *d, int64_t device, int have_ops, vp_gpuwork *w, char 
     return 0;
 }
 
+/* One device's work, as the TASK tables give it, with the DB's steps
+ * (w initialised here; the caller frees it, whatever the outcome). */
+static int step_device_work(db *d, int64_t device, int have_ops, const step_win *steps,
+                            size_t nsteps, vp_gpuwork *w, char ***names, vp_error *err)
+{
+    vp_gpuwork_init(w);
+    for (size_t s = 0; s < nsteps; s++)
+        add_step(w, &steps[s]);
+    return device_work(d, device, have_ops, w, names, err);
+}
+
+/* What a profile DB holds to split into device work: its steps and the
+ * devices of TASK, ascending (one device a rank in a host's DB).  On
+ * failure what was read is left for the caller to free. */
+static int read_profile(db *d, step_win **steps, size_t *nsteps, int64_t **devs, size_t *ndev,
+                        vp_error *err)
+{
+    if (check_profile(d, err) != 0 || read_steps(d, steps, nsteps, err) != 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
+                           NULL) != SQLITE_OK)
+        return db_fail(d, err, "TASK");
+    size_t cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (*ndev == cap) {
+            cap = cap ? cap * 2 : 8;
+            *devs = vp_realloc(*devs, cap * sizeof **devs);
+        }
+        (*devs)[(*ndev)++] = col_int(st, 0, -1);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 /* analysis.db's StepTraceTime: µs (the documentation says ms; the
  * values are the CSV's µs), one row per device and step. */
 static int read_analysis_stt(db *d, long rank, vp_stt *out, vp_error *err)
@@ -509,7 +529,7 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
     step_win *steps = NULL;
     size_t nsteps = 0;
     int64_t *devs = NULL;
-    size_t ndev = 0, cap = 0;
+    size_t ndev = 0;
     int kind = db_kind(&d, err);
     if (kind < 0)
         goto out;
@@ -518,29 +538,12 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
         out->note = "read from analysis.db's StepTraceTime";
         goto out;
     }
-    if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
+    if (read_profile(&d, &steps, &nsteps, &devs, &ndev, err) != 0)
         goto out;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(d.h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
-                           NULL) != SQLITE_OK) {
-        db_fail(&d, err, "TASK");
-        goto out;
-    }
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (ndev == cap) {
-            cap = cap ? cap * 2 : 8;
-            devs = vp_realloc(devs, cap * sizeof *devs);
-        }
-        devs[ndev++] = col_int(st, 0, -1);
-    }
-    sqlite3_finalize(st);
     int have_ops = has_table(&d, "COMMUNICATION_OP");
     for (size_t i = 0; i < ndev; i++) {
         vp_gpuwork w;
-        vp_gpuwork_init(&w);
-        for (size_t s = 0; s < nsteps; s++)
-            add_step(&w, &steps[s]);
-        if (device_work(&d, devs[i], have_ops, &w, NULL, err) != 0) {
+        if (step_device_work(&d, devs[i], have_ops, steps, nsteps, &w, NULL, err) != 0) {
             vp_gpuwork_free(&w);
             goto out;
         }
@@ -572,31 +575,14 @@ int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *
     step_win *steps = NULL;
     size_t nsteps = 0;
     int64_t *devs = NULL;
-    size_t ndev = 0, cap = 0;
-    if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
+    size_t ndev = 0;
+    if (read_profile(&d, &steps, &nsteps, &devs, &ndev, err) != 0)
         goto out;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(d.h, "SELECT DISTINCT deviceId FROM TASK ORDER BY deviceId", -1, &st,
-                           NULL) != SQLITE_OK) {
-        db_fail(&d, err, "TASK");
-        goto out;
-    }
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (ndev == cap) {
-            cap = cap ? cap * 2 : 8;
-            devs = vp_realloc(devs, cap * sizeof *devs);
-        }
-        devs[ndev++] = col_int(st, 0, -1);
-    }
-    sqlite3_finalize(st);
     int have_ops = has_table(&d, "COMMUNICATION_OP");
     for (size_t i = 0; i < ndev; i++) {
         vp_gpuwork w;
-        vp_gpuwork_init(&w);
         char **names = NULL;
-        for (size_t s = 0; s < nsteps; s++)
-            add_step(&w, &steps[s]);
-        int rc = device_work(&d, devs[i], have_ops, &w, &names, err);
+        int rc = step_device_work(&d, devs[i], have_ops, steps, nsteps, &w, &names, err);
         size_t nnames = w.n;   /* fn may drop events */
         if (rc == 0)
             fn(ctx, devs[i], ndev, &w, (const char *const *)names);

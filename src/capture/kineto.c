@@ -328,17 +328,25 @@ static void copy_args(vp_cap_writer *w, uint32_t device, uint32_t context, uint3
     vp_buf_printf(b, "}}");
 }
 
+/* A memcpy's or memset's event from its times on: the same fields for
+ * both, as Kineto writes them, and the flow from its runtime call. */
+static void copy_rest(vp_cap_writer *w, uint32_t device, uint32_t context, uint32_t stream,
+                      uint32_t correlation, uint64_t bytes, uint64_t start, uint64_t stop)
+{
+    times(w, start, stop);
+    copy_args(w, device, context, stream, correlation, bytes, start, stop);
+    end(w);
+    note_row(w, device, stream);
+    flow_end(w, correlation, device, stream, start);
+}
+
 void vp_cap_write_memcpy(vp_cap_writer *w, const vp_cap_memcpy *m)
 {
     begin(w);
     vp_buf_printf(&w->line, "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy %s (%s -> %s)\"",
                   memcpy_kind(m->copy_kind), memory_kind(m->src_kind), memory_kind(m->dst_kind));
     vp_buf_printf(&w->line, ",\"pid\":%u,\"tid\":%u", m->device, m->stream);
-    times(w, m->start, m->end);
-    copy_args(w, m->device, m->context, m->stream, m->correlation, m->bytes, m->start, m->end);
-    end(w);
-    note_row(w, m->device, m->stream);
-    flow_end(w, m->correlation, m->device, m->stream, m->start);
+    copy_rest(w, m->device, m->context, m->stream, m->correlation, m->bytes, m->start, m->end);
 }
 
 void vp_cap_write_memset(vp_cap_writer *w, const vp_cap_memset *m)
@@ -347,11 +355,7 @@ void vp_cap_write_memset(vp_cap_writer *w, const vp_cap_memset *m)
     vp_buf_printf(&w->line, "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (%s)\"",
                   memory_kind(m->mem_kind));
     vp_buf_printf(&w->line, ",\"pid\":%u,\"tid\":%u", m->device, m->stream);
-    times(w, m->start, m->end);
-    copy_args(w, m->device, m->context, m->stream, m->correlation, m->bytes, m->start, m->end);
-    end(w);
-    note_row(w, m->device, m->stream);
-    flow_end(w, m->correlation, m->device, m->stream, m->start);
+    copy_rest(w, m->device, m->context, m->stream, m->correlation, m->bytes, m->start, m->end);
 }
 
 static const char *api_label(vp_cap_writer *w, int driver, uint32_t cbid)

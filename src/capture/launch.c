@@ -1,7 +1,6 @@
 /* What `vprof record` does around the profiled command, free of CUDA:
  * where the shim and the output are, the command run with signals
  * forwarded, the traces it wrote.  See vprof/launch.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -219,39 +218,25 @@ void vp_launch_shim_env(const vp_cap_config *c, const char *shim, vp_buf *out)
     vp_cap_config_to_env(c, out);
 }
 
+/* vprof_rank*.pt.trace.json[.gz], a regular file written since the run
+ * began. */
+static int is_new_trace(const char *nm, const char *path, const void *ctx)
+{
+    const struct timespec *since = ctx;
+    size_t n = strlen(nm);
+    int json = n > 14 && strcmp(nm + n - 14, ".pt.trace.json") == 0;
+    int gz = n > 17 && strcmp(nm + n - 17, ".pt.trace.json.gz") == 0;
+    if (strncmp(nm, "vprof_rank", 10) != 0 || (!json && !gz))
+        return 0;
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+           (sb.st_mtim.tv_sec > since->tv_sec ||
+            (sb.st_mtim.tv_sec == since->tv_sec && sb.st_mtim.tv_nsec >= since->tv_nsec));
+}
+
 void vp_launch_find_traces(const char *dir, const struct timespec *since, vp_argv *out)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    vp_argv names = {0};
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        const char *nm = e->d_name;
-        size_t n = strlen(nm);
-        int json = n > 14 && strcmp(nm + n - 14, ".pt.trace.json") == 0;
-        int gz = n > 17 && strcmp(nm + n - 17, ".pt.trace.json.gz") == 0;
-        if (strncmp(nm, "vprof_rank", 10) != 0 || (!json && !gz))
-            continue;
-        vp_buf p = {0};
-        vp_buf_printf(&p, "%s/%s", dir, nm);
-        struct stat sb;
-        if (stat(p.data, &sb) == 0 && S_ISREG(sb.st_mode) &&
-            (sb.st_mtim.tv_sec > since->tv_sec ||
-             (sb.st_mtim.tv_sec == since->tv_sec && sb.st_mtim.tv_nsec >= since->tv_nsec)))
-            vp_argv_push(&names, p.data);
-        vp_buf_free(&p);
-    }
-    closedir(d);
-    for (size_t i = 1; i < names.n; i++)  /* insertion sort: a handful of names */
-        for (size_t j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0; j--) {
-            char *t = names.v[j];
-            names.v[j] = names.v[j - 1];
-            names.v[j - 1] = t;
-        }
-    for (size_t i = 0; i < names.n; i++)
-        vp_argv_push(out, names.v[i]);
-    vp_argv_free(&names);
+    vp_dir_find(dir, is_new_trace, since, out);
 }
 
 int vp_launch_record(char *const *cmd, const char *env, const char *dir, vp_argv *traces,

@@ -154,7 +154,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void vp_msprof_find_results(const char *dir, long long since, vp_argv *out)
+void vp_dir_find(const char *dir, int (*keep)(const char *name, const char *path, const void *ctx),
+                 const void *ctx, vp_argv *out)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -162,22 +163,32 @@ void vp_msprof_find_results(const char *dir, long long since, vp_argv *out)
     vp_argv names = {0};
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, "PROF_", 5) != 0)
-            continue;
         vp_buf p = {0};
         vp_buf_printf(&p, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(p.data, &sb) == 0 && S_ISDIR(sb.st_mode) && (long long)sb.st_mtime >= since)
+        if (keep(e->d_name, p.data, ctx))
             vp_argv_push(&names, p.data);
         vp_buf_free(&p);
     }
     closedir(d);
-    /* PROF_{NNNNNN}_{timestamp}_...: name order is creation order. */
     if (names.n > 1)
         qsort(names.v, names.n, sizeof *names.v, cmp_str);
     for (size_t i = 0; i < names.n; i++)
         vp_argv_push(out, names.v[i]);
     vp_argv_free(&names);
+}
+
+/* PROF_{NNNNNN}_{timestamp}_...: name order is creation order. */
+static int is_new_result(const char *name, const char *path, const void *ctx)
+{
+    long long since = *(const long long *)ctx;
+    struct stat sb;
+    return strncmp(name, "PROF_", 5) == 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+           (long long)sb.st_mtime >= since;
+}
+
+void vp_msprof_find_results(const char *dir, long long since, vp_argv *out)
+{
+    vp_dir_find(dir, is_new_result, &since, out);
 }
 
 int vp_msprof_exported(const char *prof_dir)

@@ -93,6 +93,18 @@ static void *run(void *arg)
     return NULL;
 }
 
+/* What vp_cap_pool_new made, once its thread is gone (or never ran). */
+static void pool_destroy(vp_cap_pool *p)
+{
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->idle);
+    pthread_cond_destroy(&p->freed);
+    free(p->free_list);
+    free(p->queue);
+    free(p);
+}
+
 vp_cap_pool *vp_cap_pool_new(size_t buf_size, size_t max_bytes, vp_cap_consume_fn consume,
                              vp_cap_tick_fn tick, void *ctx, int tick_ms)
 {
@@ -119,13 +131,7 @@ vp_cap_pool *vp_cap_pool_new(size_t buf_size, size_t max_bytes, vp_cap_consume_f
     int r = pthread_create(&p->thread, NULL, run, p);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (r != 0) {
-        pthread_mutex_destroy(&p->mu);
-        pthread_cond_destroy(&p->wake);
-        pthread_cond_destroy(&p->idle);
-        pthread_cond_destroy(&p->freed);
-        free(p->free_list);
-        free(p->queue);
-        free(p);
+        pool_destroy(p);
         return NULL;
     }
     return p;
@@ -206,11 +212,5 @@ void vp_cap_pool_free(vp_cap_pool *p)
         free(p->free_list[i]);
     /* Buffers still with CUPTI are CUPTI's to give back; after the final
      * flush there are none. */
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->wake);
-    pthread_cond_destroy(&p->idle);
-    pthread_cond_destroy(&p->freed);
-    free(p->free_list);
-    free(p->queue);
-    free(p);
+    pool_destroy(p);
 }

@@ -18,13 +18,7 @@ const char cmd_api_usage[] =
     VP_STEPS_USAGE
     "                     (an API call counts when it starts inside a selected step)\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
-    "  -o, --output FILE  write there instead of standard output\n"
-    "      --full-names   never shorten names in the table format\n"
-    "      --partial      accept a truncated trace, with a warning saying how much was read\n"
-    "  -v, --verbose      say what was read, per file\n"
-    "  -q, --quiet        no warnings, no progress bar\n"
-    VP_SCALE_USAGE
-    "  -h, --help         this help\n"
+    VP_EVSUM_OUTPUT_USAGE
     "\n"
     "Columns: Time (%) is the row's share of the listed total; Total, Avg, Med (exact\n"
     "median), Min, Max and StdDev (sample standard deviation, 0 for one call) are\n"

@@ -29,13 +29,7 @@ const char cmd_copies_usage[] =
     "      --table NAME   copy_time (default), copy_size, or list: print that table\n"
     "                     alone; csv and tsv print one table, copy_time unless --table\n"
     "                     names the other\n"
-    "  -o, --output FILE  write there instead of standard output\n"
-    "      --full-names   never shorten names in the table format\n"
-    "      --partial      accept a truncated trace, with a warning saying how much was read\n"
-    "  -v, --verbose      say what was read, per file\n"
-    "  -q, --quiet        no warnings, no progress bar\n"
-    VP_SCALE_USAGE
-    "  -h, --help         this help\n"
+    VP_EVSUM_OUTPUT_USAGE
     "\n"
     "Columns: times are nanoseconds, sizes bytes; Bandwidth (GB/s) is the kind's\n"
     "total bytes over its total time (docs/copies.md).\n"

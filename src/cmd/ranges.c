@@ -30,13 +30,7 @@ const char cmd_ranges_usage[] =
     "      --table NAME   ranges (default), gpu_proj, or list: print that table alone;\n"
     "                     csv and tsv print one table, ranges unless --table names the\n"
     "                     other\n"
-    "  -o, --output FILE  write there instead of standard output\n"
-    "      --full-names   never shorten names in the table format\n"
-    "      --partial      accept a truncated trace, with a warning saying how much was read\n"
-    "  -v, --verbose      say what was read, per file\n"
-    "  -q, --quiet        no warnings, no progress bar\n"
-    VP_SCALE_USAGE
-    "  -h, --help         this help\n"
+    VP_EVSUM_OUTPUT_USAGE
     "\n"
     "Columns: Time (%) is the row's share of the listed total; times are nanoseconds;\n"
     "Category says user_annotation (CPU) or gpu_user_annotation (GPU). gpu_proj: Total\n"

@@ -216,89 +216,137 @@ static void corrupt_gzip(vp_source *s, vp_error *err, uint64_t out, const char *
                  s->name, (unsigned long long)s->member_start, what, (unsigned long long)out);
 }
 
+/* The inflater, ISA-L's or zlib's, behind one loop (run_gzip): init,
+ * reset for the next member, one call over the input and the slot, end. */
 #if VPROF_HAVE_ISAL
-static void run_gzip(vp_source *s, vp_error *err)
+typedef struct inflate_state inflater;
+
+static int inflater_init(inflater *st, vp_source *s, vp_error *err)
 {
-    struct inflate_state *st = vp_malloc(sizeof *st);
+    (void)s, (void)err;
     isal_inflate_init(st);
     st->crc_flag = ISAL_GZIP;
-    uint64_t out = 0;
-    int in_member = 1;
-    for (;;) {
-        struct slot *sl = acquire_slot(s);
-        if (!sl)
-            break;
-        sl->len = 0;
-        while (sl->len < VP_SOURCE_CHUNK) {
-            if (!in_member) {
-                int r = next_member(s, err);
-                if (r <= 0)
-                    goto done_slot;
-                isal_inflate_reset(st);
-                st->crc_flag = ISAL_GZIP;
-                in_member = 1;
-                s->member_start = comp_pos(s);
-            }
-            if (fill_input(s, err) != 0)
-                goto out;
-            st->next_in = s->inbuf + s->in_pos;
-            st->avail_in = (uint32_t)(s->in_len - s->in_pos);
-            st->next_out = (uint8_t *)sl->buf + sl->len;
-            st->avail_out = (uint32_t)(VP_SOURCE_CHUNK - sl->len);
-            uint32_t before_in = st->avail_in, before_out = st->avail_out;
-            int ret = isal_inflate(st);
-            s->in_pos += before_in - st->avail_in;
-            sl->len += before_out - st->avail_out;
-            out += before_out - st->avail_out;
-            if (ret == ISAL_INCORRECT_CHECKSUM) {
-                corrupt_gzip(s, err, out, "CRC-32 check failed");
-                goto out;
-            }
-            if (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD) {
-                corrupt_gzip(s, err, out, "invalid gzip header");
-                goto out;
-            }
-            if (ret < 0) {
-                corrupt_gzip(s, err, out, "invalid deflate data");
-                goto out;
-            }
-            if (st->block_state == ISAL_BLOCK_FINISH) {
-                /* ISA-L may have buffered bytes past the member's trailer:
-                 * give them back before looking for the next member. */
-                size_t back = (size_t)st->read_in_length / 8;
-                if (back > s->in_pos)
-                    back = s->in_pos;
-                s->in_pos -= back;
-                in_member = 0;
-                continue;
-            }
-            if (before_in == st->avail_in && before_out == st->avail_out) {
-                if (s->in_eof && s->in_pos == s->in_len) {
-                    truncated_gzip(s, err, out, sl);
-                    goto out;
-                }
-            }
-        }
-    done_slot:
-        if (err->status)
-            goto out;
-        sl->comp_offset = comp_pos(s);
-        if (sl->len == 0)
-            break;
-        publish_slot(s, sl);
-        if (!in_member && s->in_eof && s->in_pos == s->in_len)
-            break;
+    return 0;
+}
+
+static void inflater_reset(inflater *st)
+{
+    isal_inflate_reset(st);
+    st->crc_flag = ISAL_GZIP;
+}
+
+static void inflater_end(inflater *st)
+{
+    (void)st;
+}
+
+/* Inflates what the input holds into the rest of sl: 1 when the member
+ * ended, 0 to go on, -1 with err set. */
+static int inflater_step(inflater *st, vp_source *s, struct slot *sl, uint64_t *out, vp_error *err)
+{
+    st->next_in = s->inbuf + s->in_pos;
+    st->avail_in = (uint32_t)(s->in_len - s->in_pos);
+    st->next_out = (uint8_t *)sl->buf + sl->len;
+    st->avail_out = (uint32_t)(VP_SOURCE_CHUNK - sl->len);
+    uint32_t before_in = st->avail_in, before_out = st->avail_out;
+    int ret = isal_inflate(st);
+    s->in_pos += before_in - st->avail_in;
+    sl->len += before_out - st->avail_out;
+    *out += before_out - st->avail_out;
+    if (ret == ISAL_INCORRECT_CHECKSUM) {
+        corrupt_gzip(s, err, *out, "CRC-32 check failed");
+        return -1;
     }
-out:
-    free(st);
+    if (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD) {
+        corrupt_gzip(s, err, *out, "invalid gzip header");
+        return -1;
+    }
+    if (ret < 0) {
+        corrupt_gzip(s, err, *out, "invalid deflate data");
+        return -1;
+    }
+    if (st->block_state == ISAL_BLOCK_FINISH) {
+        /* ISA-L may have buffered bytes past the member's trailer:
+         * give them back before looking for the next member. */
+        size_t back = (size_t)st->read_in_length / 8;
+        if (back > s->in_pos)
+            back = s->in_pos;
+        s->in_pos -= back;
+        return 1;
+    }
+    if (before_in == st->avail_in && before_out == st->avail_out && s->in_eof &&
+        s->in_pos == s->in_len) {
+        truncated_gzip(s, err, *out, sl);
+        return -1;
+    }
+    return 0;
 }
 #else
+typedef z_stream inflater;
+
+static int inflater_init(inflater *z, vp_source *s, vp_error *err)
+{
+    memset(z, 0, sizeof *z);
+    if (inflateInit2(z, 15 + 16) != Z_OK) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: cannot initialise zlib", s->name);
+        return -1;
+    }
+    return 0;
+}
+
+static void inflater_reset(inflater *z)
+{
+    inflateReset(z);
+}
+
+static void inflater_end(inflater *z)
+{
+    inflateEnd(z);
+}
+
+static int inflater_step(inflater *z, vp_source *s, struct slot *sl, uint64_t *out, vp_error *err)
+{
+    z->next_in = s->inbuf + s->in_pos;
+    z->avail_in = (uInt)(s->in_len - s->in_pos);
+    z->next_out = (Bytef *)sl->buf + sl->len;
+    z->avail_out = (uInt)(VP_SOURCE_CHUNK - sl->len);
+    uInt before_in = z->avail_in, before_out = z->avail_out;
+    int ret = inflate(z, Z_NO_FLUSH);
+    s->in_pos += before_in - z->avail_in;
+    sl->len += before_out - z->avail_out;
+    *out += before_out - z->avail_out;
+    if (ret == Z_STREAM_END)
+        return 1;
+    if (ret == Z_DATA_ERROR) {
+        const char *m = z->msg ? z->msg : "invalid data";
+        if (strcmp(m, "incorrect data check") == 0)
+            m = "CRC-32 check failed";
+        else if (strcmp(m, "incorrect header check") == 0 ||
+                 strcmp(m, "unknown compression method") == 0)
+            m = "invalid gzip header";
+        else
+            m = "invalid deflate data";
+        corrupt_gzip(s, err, *out, m);
+        return -1;
+    }
+    if (ret != Z_OK && ret != Z_BUF_ERROR) {
+        corrupt_gzip(s, err, *out, "zlib error");
+        return -1;
+    }
+    if (before_in == z->avail_in && before_out == z->avail_out && s->in_eof &&
+        s->in_pos == s->in_len) {
+        truncated_gzip(s, err, *out, sl);
+        return -1;
+    }
+    return 0;
+}
+#endif
+
 static void run_gzip(vp_source *s, vp_error *err)
 {
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 15 + 16) != Z_OK) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: cannot initialise zlib", s->name);
+    inflater *inf = vp_malloc(sizeof *inf);
+    if (inflater_init(inf, s, err) != 0) {
+        free(inf);
         return;
     }
     uint64_t out = 0;
@@ -312,49 +360,19 @@ static void run_gzip(vp_source *s, vp_error *err)
             if (!in_member) {
                 int r = next_member(s, err);
                 if (r <= 0)
-                    goto done_slot;
-                inflateReset(&z);
+                    break;
+                inflater_reset(inf);
                 in_member = 1;
                 s->member_start = comp_pos(s);
             }
             if (fill_input(s, err) != 0)
                 goto out;
-            z.next_in = s->inbuf + s->in_pos;
-            z.avail_in = (uInt)(s->in_len - s->in_pos);
-            z.next_out = (Bytef *)sl->buf + sl->len;
-            z.avail_out = (uInt)(VP_SOURCE_CHUNK - sl->len);
-            uInt before_in = z.avail_in, before_out = z.avail_out;
-            int ret = inflate(&z, Z_NO_FLUSH);
-            s->in_pos += before_in - z.avail_in;
-            sl->len += before_out - z.avail_out;
-            out += before_out - z.avail_out;
-            if (ret == Z_STREAM_END) {
+            int r = inflater_step(inf, s, sl, &out, err);
+            if (r < 0)
+                goto out;
+            if (r > 0)
                 in_member = 0;
-                continue;
-            }
-            if (ret == Z_DATA_ERROR) {
-                const char *m = z.msg ? z.msg : "invalid data";
-                if (strcmp(m, "incorrect data check") == 0)
-                    m = "CRC-32 check failed";
-                else if (strcmp(m, "incorrect header check") == 0 ||
-                         strcmp(m, "unknown compression method") == 0)
-                    m = "invalid gzip header";
-                else
-                    m = "invalid deflate data";
-                corrupt_gzip(s, err, out, m);
-                goto out;
-            }
-            if (ret != Z_OK && ret != Z_BUF_ERROR) {
-                corrupt_gzip(s, err, out, "zlib error");
-                goto out;
-            }
-            if (before_in == z.avail_in && before_out == z.avail_out && s->in_eof &&
-                s->in_pos == s->in_len) {
-                truncated_gzip(s, err, out, sl);
-                goto out;
-            }
         }
-    done_slot:
         if (err->status)
             goto out;
         sl->comp_offset = comp_pos(s);
@@ -365,9 +383,9 @@ static void run_gzip(vp_source *s, vp_error *err)
             break;
     }
 out:
-    inflateEnd(&z);
+    inflater_end(inf);
+    free(inf);
 }
-#endif
 
 static void *reader_thread(void *arg)
 {

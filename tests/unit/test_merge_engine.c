@@ -1,4 +1,4 @@
-/* Unit tests for the merge engine (src/merge/merge.c, vprof/merge.h):
+/* Unit tests for the merge engine (src/merge/, vprof/merge.h):
  * pids and flow ids rewritten per rank, the clock moved by
  * baseTimeNanoseconds or to each rank's start, and the same bytes with
  * worker processes as without. */

@@ -1,0 +1,167 @@
+/* Merge: the pre-pass.  --steps and --align start|collective need what a
+ * whole input holds (its first timestamp, its step window, its collective
+ * kernels) before its first event can be written, so such inputs are read
+ * once through the trace pass before they are copied; the others are not
+ * read twice (see copy.c). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge/merge_int.h"
+#include "vprof/classify.h"
+#include "vprof/steps.h"
+#include "vprof/trace.h"
+#include "vprof/tracepass.h"
+#include "vprof/util.h"
+
+static int cmp_coll_ts(const void *a, const void *b)
+{
+    const coll_end *x = a, *y = b;
+    if (x->ts != y->ts)
+        return (x->ts > y->ts) - (x->ts < y->ts);
+    return (x->end > y->end) - (x->end < y->end);
+}
+
+static const char STEP_PREFIX[] = "ProfilerStep#";
+
+/* What scan_input gathers from the events of one input. */
+typedef struct scan {
+    merge *m;
+    input *in;
+    int steps;            /* a step range was given */
+    gpu_step *gsteps;     /* the gpu_user_annotation copies of the steps */
+    size_t ngsteps, cap_g, cap_c;
+} scan;
+
+static void scan_event(void *ctx, const vp_event *ev)
+{
+    scan *sc = ctx;
+    input *in = sc->in;
+    if (ev->ph == 'M' || !ev->has_ts)
+        return;
+    if (!in->has_min || ev->ts < in->min_ts) {
+        in->min_ts = ev->ts;
+        in->has_min = 1;
+    }
+    if (sc->steps && ev->ph == 'X' && ev->name.n > sizeof STEP_PREFIX - 1 &&
+        memcmp(ev->name.p, STEP_PREFIX, sizeof STEP_PREFIX - 1) == 0 &&
+        vp_mg_name_is(ev->cat, "gpu_user_annotation")) {
+        char *e;
+        const char *d = ev->name.p + sizeof STEP_PREFIX - 1;
+        long num = strtol(d, &e, 10);
+        if (e > d && e == ev->name.p + ev->name.n) {
+            if (sc->ngsteps == sc->cap_g) {
+                sc->cap_g = sc->cap_g ? sc->cap_g * 2 : 16;
+                sc->gsteps = vp_realloc(sc->gsteps, sc->cap_g * sizeof *sc->gsteps);
+            }
+            sc->gsteps[sc->ngsteps++] = (gpu_step){num, ev->ts, vp_mg_event_end(ev)};
+        }
+    }
+    if (sc->m->align == ALIGN_COLLECTIVE && ev->ph == 'X' && ev->has_dur) {
+        vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+        if (kind == VP_GPU_KERNEL && vp_classify(kind, ev->name.p, ev->name.n) == VP_CLASS_COMM) {
+            if (in->ncolls == sc->cap_c) {
+                sc->cap_c = sc->cap_c ? sc->cap_c * 2 : 256;
+                in->colls = vp_realloc(in->colls, sc->cap_c * sizeof *in->colls);
+            }
+            in->colls[in->ncolls++] =
+                (coll_end){vp_hash_bytes(ev->name.p, ev->name.n), 0, ev->ts, vp_mg_event_end(ev)};
+        }
+    }
+}
+
+/* The window of the steps selected: from the first one's start to the last
+ * one's end, CPU or GPU copy, whichever is wider; start after end when
+ * none is selected. */
+static void steps_window(input *in, vp_steps *steps, size_t nsteps, const scan *sc)
+{
+    int64_t s0 = 0, s1 = 0;
+    int found = 0;
+    for (size_t i = 0; i < nsteps; i++) {
+        int64_t a, b;
+        if (vp_steps_window(steps, i, &a, &b) != 1)
+            continue;
+        long num = vp_steps_number(steps, i);
+        /* The GPU work of a step runs after its CPU window; Kineto's
+         * gpu_user_annotation copy of the step spans it. */
+        for (size_t g = 0; g < sc->ngsteps; g++)
+            if (sc->gsteps[g].number == num) {
+                if (sc->gsteps[g].start < a)
+                    a = sc->gsteps[g].start;
+                if (sc->gsteps[g].end > b)
+                    b = sc->gsteps[g].end;
+            }
+        if (!found || a < s0)
+            s0 = a;
+        if (!found || b > s1)
+            s1 = b;
+        found = 1;
+    }
+    in->has_steps_window = 1;
+    if (found) {
+        in->steps_start = s0;
+        in->steps_end = s1;
+    } else {
+        /* an empty window: start after end */
+        in->steps_start = 1;
+        in->steps_end = 0;
+    }
+}
+
+/* Reads a whole input for what must be known before its first event is
+ * written: rank, clock base, first timestamp, step window, collectives. */
+int vp_mg_scan_input(merge *m, input *in, long position)
+{
+    vp_error err = {0};
+    if (strcmp(in->path, "-") == 0) {
+        vp_error_set(&m->err, VP_EXIT_USAGE,
+                     "standard input can be merged only when it needs a single reading: not with "
+                     "--steps or --align start|collective, nor to a non-regular output when its "
+                     "rank or clock base comes after its events (give the rank as -@RANK)");
+        return -1;
+    }
+    vp_trace_pass p;
+    vp_trace_pass_opts o = {.partial = m->partial, .no_progress = !m->progress,
+                            .range = m->has_steps ? &m->steps : NULL, .position = position,
+                            .rank = -1};
+    scan sc = {.m = m, .in = in, .steps = m->has_steps};
+    in->has_min = 0;
+    in->ncolls = 0;
+    if (vp_trace_pass_read(&p, in->path, &o, scan_event, &sc, &err) != 0) {
+        vp_error_set(&m->err, err.status, "%s", err.msg);
+        free(sc.gsteps);
+        vp_trace_pass_close(&p);
+        return -1;
+    }
+    if (!in->rank_explicit) {
+        in->rank = p.rank;
+        in->rank_from = p.rank_from;
+    }
+    in->has_base = vp_mg_meta_base(p.trace, &in->base);
+    in->known = 1;
+    in->scanned = 1;
+    if (p.steps) {
+        steps_window(in, p.steps, p.nsteps, &sc);
+        vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
+                                   .no_steps_kept = ": only its metadata events are kept",
+                                   .none_selected_kept = ": only its metadata events are kept",
+                               });
+    }
+    free(sc.gsteps);
+    if (in->ncolls) {
+        qsort(in->colls, in->ncolls, sizeof *in->colls, cmp_coll_ts);
+        /* Number each kernel name's occurrences: the k-th all-reduce of a
+         * rank matches the k-th of the others. */
+        if (in->ncolls > (size_t)m->coll_n)
+            in->ncolls = (size_t)m->coll_n;
+        for (size_t i = 0; i < in->ncolls; i++) {
+            uint32_t occ = 0;
+            for (size_t j = 0; j < i; j++)
+                occ += in->colls[j].name == in->colls[i].name;
+            in->colls[i].occurrence = occ;
+        }
+        qsort(in->colls, in->ncolls, sizeof *in->colls, vp_mg_cmp_coll_key);
+    }
+    vp_trace_pass_close(&p);
+    return 0;
+}
