@@ -1,6 +1,6 @@
 /* One trace file read once, as every analysis of events reads one (kernels,
  * ops, launches, api/copies/ranges, comm, steps, the run metrics, merge's
- * scan): the trace opened, every event given to the caller's observer, the
+ * scan, memory's [memory] events): the trace opened, every event given to the caller's observer, the
  * steps selected, the rank told, and the warnings every reader gives worded
  * once.  vprof/gpupass.h builds the GPU-work pass on it.
  *
@@ -23,6 +23,7 @@ typedef void (*vp_trace_pass_fn)(void *ctx, const vp_event *ev);
 typedef struct vp_trace_pass_opts {
     int partial;                  /* accept a truncated trace */
     int no_progress;              /* no progress bar */
+    const char *name;             /* the input's name in messages (vp_trace_opts.name) */
     const vp_step_range *range;   /* NULL: every step, and no step selection */
     /* Steps that the observer fills itself (vp_gpuwork does): the pass
      * only selects them.  NULL: with a range the pass keeps steps of its

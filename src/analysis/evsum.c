@@ -1,7 +1,5 @@
 /* Per-name statistics of runtime calls, copies and ranges: the model of
  * vprof/evsum.h. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +7,8 @@
 #include "vprof/evsum.h"
 #include "vprof/corrjoin.h"
 #include "vprof/part.h"
-#include "vprof/rank.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 
 /* An instance held until its file ends, for --steps or a rank (known
  * only then). */
@@ -22,9 +20,11 @@ typedef struct held {
 
 /* What one file's pass keeps besides the groups. */
 typedef struct file_pass {
+    vp_evsum *s;
     held *h;
     size_t n, cap;
-    vp_steps *steps;        /* with opts.steps */
+    int hold;               /* keep the instances until the file ends */
+    vp_steps *steps;        /* with opts.steps: the pass's, once read */
     vp_projfile *proj;      /* with opts.project */
 } file_pass;
 
@@ -143,10 +143,10 @@ static void add_instance(vp_evsum *s, uint32_t name, uint32_t cat, long rank, in
         push(&g->bytes, &g->nbytes, &g->capb, bytes);
 }
 
-static void take_event(vp_evsum *s, file_pass *fp, const vp_event *ev)
+static void take_event(void *ctx, const vp_event *ev)
 {
-    if (fp->steps)
-        vp_steps_observe(fp->steps, ev);
+    file_pass *fp = ctx;
+    vp_evsum *s = fp->s;
     if (fp->proj)
         vp_projfile_observe(fp->proj, ev);
     if (ev->ph != 'X')
@@ -182,14 +182,14 @@ static void take_event(vp_evsum *s, file_pass *fp, const vp_event *ev)
         if (!(ev->args.p && vp_json_get(ev->args, "bytes", &v) && vp_json_int(v, &bytes) == 0 &&
               bytes >= 0))
             bytes = -1;
-        if (fp->steps && !vp_gpu_correlation(ev, &corr))
+        if (s->o.steps && !vp_gpu_correlation(ev, &corr))
             corr = -1;
     } else {
         if (s->o.family == VP_EVSUM_RANGES)
             cat = intern(s, ev->cat.p, ev->cat.n);
         name = intern(s, ename.p, ename.n);
     }
-    if (!fp->steps && !s->o.by_rank) {
+    if (!fp->hold) {
         add_instance(s, name, cat, -1, ev->dur, bytes);
         return;
     }
@@ -211,52 +211,34 @@ static int in_steps(const vp_evsum *s, vp_steps *steps, const held *h)
     return at >= 0 && vp_steps_window(steps, (size_t)at, &a, &b) == 1;
 }
 
-static void end_file(vp_evsum *s, file_pass *fp, vp_trace *t, const char *path, size_t position)
+int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
 {
     static const char *const none_kept[] = {", so no API call is kept", ", so no copy is kept",
                                             ", so no range is kept"};
-    if (fp->steps)
-        vp_steps_warn_none(fp->steps, vp_steps_select(fp->steps, s->o.steps), vp_trace_name(t),
-                           none_kept[s->o.family], "");
-    long rank = -1;
-    if (s->o.by_rank) {
-        vp_rank_source rs;
-        rank = vp_rank_detect(vp_trace_meta(t), path, (long)position, &rs);
-    }
-    for (size_t i = 0; i < fp->n; i++)
-        if (!fp->steps || in_steps(s, fp->steps, &fp->h[i]))
-            add_instance(s, fp->h[i].name, fp->h[i].cat, rank, fp->h[i].dur, fp->h[i].bytes);
-    if (fp->proj)
-        vp_projfile_end(fp->proj, s->proj, rank, fp->steps);
-}
-
-int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
-{
-    vp_trace_opts topts = {.partial = s->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
-    file_pass fp = {0};
-    fp.steps = s->o.steps ? vp_steps_new() : NULL;
+    vp_trace_pass tp;
+    vp_trace_pass_opts o = {.partial = s->o.partial, .range = s->o.steps,
+                            .position = (long)position, .rank = -1};
+    file_pass fp = {.s = s, .hold = s->o.steps || s->o.by_rank};
     fp.proj = s->proj ? vp_projfile_new() : NULL;
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(s, &fp, &ev);
-    s->nfiles++;
-    if (r == 0)
-        end_file(s, &fp, t, path, position);
-    if (r == 0 && s->o.say) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s: read %llu events", vp_trace_name(t),
-                 (unsigned long long)vp_trace_get_stats(t)->events);
-        s->o.say(msg);
+    int rc = vp_trace_pass_read(&tp, path, &o, take_event, &fp, err);
+    if (tp.trace)
+        s->nfiles++;
+    if (rc == 0) {
+        vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){.no_steps_kept = none_kept[s->o.family]});
+        fp.steps = tp.steps;
+        long rank = s->o.by_rank ? tp.rank : -1;
+        for (size_t i = 0; i < fp.n; i++)
+            if (!fp.steps || in_steps(s, fp.steps, &fp.h[i]))
+                add_instance(s, fp.h[i].name, fp.h[i].cat, rank, fp.h[i].dur, fp.h[i].bytes);
+        if (fp.proj)
+            vp_projfile_end(fp.proj, s->proj, rank, fp.steps);
+        vp_trace_pass_say(s->o.say, "%s: read %llu events", vp_trace_name(tp.trace),
+                          (unsigned long long)vp_trace_get_stats(tp.trace)->events);
     }
-    vp_trace_close(t);
-    vp_steps_free(fp.steps);
+    vp_trace_pass_close(&tp);
     vp_projfile_free(fp.proj);
     free(fp.h);
-    return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+    return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
 /* The partial: files, skipped events, strings, then the groups with every

@@ -5,6 +5,7 @@
 
 #include "vprof/memevents.h"
 #include "vprof/part.h"
+#include "vprof/tracepass.h"
 #include "vprof/util.h"
 
 vp_memevents *vp_memevents_new(int keep_points)
@@ -314,19 +315,32 @@ void vp_op_finder_observe(vp_op_finder *f, const vp_event *ev)
     f->best_start = ev->ts;
 }
 
+static void observe(void *m, const vp_event *ev)
+{
+    vp_memevents_observe(m, ev);
+}
+
+typedef struct op_search {
+    vp_op_finder *ops;
+    size_t n;
+} op_search;
+
+static void observe_ops(void *ctx, const vp_event *ev)
+{
+    op_search *s = ctx;
+    for (size_t i = 0; i < s->n; i++)
+        vp_op_finder_observe(&s->ops[i], ev);
+}
+
 vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, int keep_points,
                                 int find_ops, vp_error *err)
 {
-    vp_trace *t = vp_trace_open(file, topts, err);
-    if (!t)
-        return NULL;
+    vp_trace_pass_opts o = {.partial = topts->partial, .no_progress = !topts->progress,
+                            .name = topts->name, .rank = -1};
+    vp_trace_pass p;
     vp_memevents *m = vp_memevents_new(keep_points);
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        vp_memevents_observe(m, &ev);
-    vp_trace_close(t);
-    if (r < 0) {
+    if (vp_trace_pass_read(&p, file, &o, observe, m, err) != 0) {
+        vp_trace_pass_close(&p);
         vp_memevents_free(m);
         return NULL;
     }
@@ -338,17 +352,19 @@ vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, in
     if (m->ndevices && find_ops) {
         /* a second reading that fails finds no op, as with none running */
         vp_error ignored = {0};
-        t = vp_trace_open(file, topts, &ignored);
-        while (t && vp_trace_next(t, &ev, &ignored) == 1)
-            for (size_t i = 0; i < m->ndevices; i++)
-                vp_op_finder_observe(&ops[i], &ev);
-        vp_trace_close(t);
+        vp_trace_pass again;
+        vp_trace_pass_read(&again, file, &o, observe_ops, &(op_search){ops, m->ndevices},
+                           &ignored);
+        vp_trace_pass_close(&again);
     }
     for (size_t i = 0; i < m->ndevices; i++)
         m->devices[i].peak_op = ops[i].name;
     free(ops);
-    if (m->bad)
-        vp_warn("%s: %llu [memory] events without Device Type, Device Id, Bytes and the totals "
-                "were skipped", topts->name ? topts->name : file, (unsigned long long)m->bad);
+    /* the first pass held open so that this comes after the second's warnings */
+    vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
+                               .skipped = m->bad,
+                               .skipped_what = "[memory] events without Device Type, Device Id, "
+                                               "Bytes and the totals"});
+    vp_trace_pass_close(&p);
     return m;
 }

@@ -15,7 +15,7 @@ int vp_trace_pass_read(vp_trace_pass *p, const char *path, const vp_trace_pass_o
         p->steps = vp_steps_new();
         p->own_steps = 1;
     }
-    vp_trace_opts topts = {.partial = o->partial, .progress = !o->no_progress};
+    vp_trace_opts topts = {.partial = o->partial, .progress = !o->no_progress, .name = o->name};
     p->trace = vp_trace_open(path, &topts, err);
     if (!p->trace)
         return -1;

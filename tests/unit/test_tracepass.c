@@ -2,7 +2,8 @@
  * reader of events: each event seen once in file order, the rank (the
  * trace's, an override, the position), step selection (the pass's own
  * steps, or steps the observer feeds), the shared warnings through the
- * diagnostics handler (with and without a front end's hint), and errors. */
+ * diagnostics handler (with and without a front end's hint), the name
+ * in messages, and errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,6 +234,24 @@ static void test_no_steps_position_rank(void **state)
     vp_trace_pass_close(&p);
 }
 
+/* A name for messages (a spooled standard input's): the warnings and
+ * vp_trace_name say it, not the path read. */
+static void test_name(void **state)
+{
+    (void)state;
+    vp_trace_pass p;
+    vp_error err = {0};
+    seen s = {.p = &p};
+    vp_trace_pass_opts o = {.name = "standard input", .rank = -1};
+    assert_int_equal(vp_trace_pass_read(&p, flat_path, &o, observe, &s, &err), 0);
+    assert_string_equal(vp_trace_name(p.trace), "standard input");
+    nwarned = 0;
+    vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){.skipped = 2, .skipped_what = "events"});
+    assert_int_equal(nwarned, 1);
+    assert_string_equal(warned[0], "standard input: 2 events were skipped");
+    vp_trace_pass_close(&p);
+}
+
 /* Steps the observer feeds itself (as vp_gpuwork does): the pass selects
  * them, gives them no event, and leaves them to their owner. */
 static void feed(void *ctx, const vp_event *ev)
@@ -293,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_range_selects),
         cmocka_unit_test(test_range_selects_none),
         cmocka_unit_test(test_no_steps_position_rank),
+        cmocka_unit_test(test_name),
         cmocka_unit_test(test_caller_steps),
         cmocka_unit_test(test_errors),
     };
