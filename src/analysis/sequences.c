@@ -1,12 +1,12 @@
 /* Kernel sequences under an operator (vprof/sequences.h).  The slices
  * nest by vprof ops' walk (analysis/ops_tree.h); GPU work is found through
  * the correlation join (vprof/corrjoin.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/ops_tree.h"
+#include "analysis/sequences_int.h"
 #include "vprof/classify.h"
 #include "vprof/json.h"
 #include "vprof/corrjoin.h"
@@ -272,60 +272,6 @@ static void add_root(seq_pass *p, vp_strmap *rows, size_t r, gpu_rec *scratch, v
     q->roots++;
 }
 
-static int cmp_row(const void *a, const void *b)
-{
-    const vp_sequence *x = a, *y = b;
-    if (x->count != y->count)
-        return (y->count > x->count) - (y->count < x->count);
-    return strcmp(x->pattern, y->pattern);
-}
-
-typedef struct row_at {
-    const char *pattern;
-    uint32_t row;
-} row_at;
-
-static int cmp_row_at(const void *a, const void *b)
-{
-    const row_at *x = a, *y = b;
-    return (x->pattern > y->pattern) - (x->pattern < y->pattern);
-}
-
-static int cmp_mark(const void *a, const void *b)
-{
-    const vp_sequence_mark *x = a, *y = b;
-    if (x->event != y->event)
-        return (x->event > y->event) - (x->event < y->event);
-    return (x->row > y->row) - (x->row < y->row);
-}
-
-/* The rows most frequent first; the marks follow their rows (a row's
- * pattern text does not move, so it names the row across the sort) and
- * are put in file order. */
-static void sort_rows(vp_sequences *q)
-{
-    row_at *before = vp_malloc(q->nrows * sizeof *before);
-    for (size_t i = 0; i < q->nrows; i++)
-        before[i] = (row_at){q->rows[i].pattern, (uint32_t)i};
-    qsort(q->rows, q->nrows, sizeof *q->rows, cmp_row);
-    if (q->nmarks) {
-        row_at *after = vp_malloc(q->nrows * sizeof *after);
-        for (size_t i = 0; i < q->nrows; i++)
-            after[i] = (row_at){q->rows[i].pattern, (uint32_t)i};
-        qsort(after, q->nrows, sizeof *after, cmp_row_at);
-        uint32_t *to = vp_malloc(q->nrows * sizeof *to);
-        for (size_t i = 0; i < q->nrows; i++) {
-            row_at *a = bsearch(&before[i], after, q->nrows, sizeof *after, cmp_row_at);
-            to[i] = a->row;
-        }
-        for (size_t i = 0; i < q->nmarks; i++)
-            q->marks[i].row = to[q->marks[i].row];
-        qsort(q->marks, q->nmarks, sizeof *q->marks, cmp_mark);
-        free(to);
-        free(after);
-    }
-    free(before);
-}
 
 static void find_patterns(seq_pass *p)
 {
@@ -361,20 +307,7 @@ static void find_patterns(seq_pass *p)
     vp_strmap_free(rows);
     free(match);
     if (q->nrows)
-        sort_rows(q);
-}
-
-static void say(const vp_sequences *q, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const vp_sequences *q, const char *fmt, ...)
-{
-    if (!q->o.say)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    q->o.say(msg);
+        vp_sequences_sort_rows(q);
 }
 
 void vp_sequences_init(vp_sequences *q, const vp_sequences_opts *o)
@@ -405,10 +338,10 @@ int vp_sequences_read(vp_sequences *q, const char *path, vp_error *err)
         vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){
                                     .no_steps_kept = ", so no operator is counted"});
         find_patterns(&p);
-        say(q, "%s: %zu CPU slices, %zu GPU events; %lld slices named like '%s' (shallowest "
-               "depth %ld), %lld of them with >= %ld GPU events",
-            vp_trace_name(tp.trace), p.n, p.ng, (long long)q->candidates, q->o.op, q->min_depth,
-            (long long)q->roots, q->o.min_len);
+        vp_trace_pass_say(q->o.say, "%s: %zu CPU slices, %zu GPU events; %lld slices named "
+                          "like '%s' (shallowest depth %ld), %lld of them with >= %ld GPU events",
+                          vp_trace_name(tp.trace), p.n, p.ng, (long long)q->candidates, q->o.op,
+                          q->min_depth, (long long)q->roots, q->o.min_len);
     }
     for (size_t i = 0; i < p.nnames; i++)
         free(p.name_list[i]);

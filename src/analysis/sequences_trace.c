@@ -7,12 +7,69 @@
  * args and shortens the names of every other complete event
  * (compress_other_kernels, to save its memory); vprof copies them as they
  * are, as HTA does with compress_other_kernels=False. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sequences_int.h"
 #include "vprof/sequences.h"
 #include "vprof/trace_copy.h"
 #include "vprof/trace_writer.h"
 #include "vprof/util.h"
+
+static int cmp_row(const void *a, const void *b)
+{
+    const vp_sequence *x = a, *y = b;
+    if (x->count != y->count)
+        return (y->count > x->count) - (y->count < x->count);
+    return strcmp(x->pattern, y->pattern);
+}
+
+typedef struct row_at {
+    const char *pattern;
+    uint32_t row;
+} row_at;
+
+static int cmp_row_at(const void *a, const void *b)
+{
+    const row_at *x = a, *y = b;
+    return (x->pattern > y->pattern) - (x->pattern < y->pattern);
+}
+
+static int cmp_mark(const void *a, const void *b)
+{
+    const vp_sequence_mark *x = a, *y = b;
+    if (x->event != y->event)
+        return (x->event > y->event) - (x->event < y->event);
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The rows most frequent first; the marks follow their rows (a row's
+ * pattern text does not move, so it names the row across the sort) and
+ * are put in file order. */
+void vp_sequences_sort_rows(vp_sequences *q)
+{
+    row_at *before = vp_malloc(q->nrows * sizeof *before);
+    for (size_t i = 0; i < q->nrows; i++)
+        before[i] = (row_at){q->rows[i].pattern, (uint32_t)i};
+    qsort(q->rows, q->nrows, sizeof *q->rows, cmp_row);
+    if (q->nmarks) {
+        row_at *after = vp_malloc(q->nrows * sizeof *after);
+        for (size_t i = 0; i < q->nrows; i++)
+            after[i] = (row_at){q->rows[i].pattern, (uint32_t)i};
+        qsort(after, q->nrows, sizeof *after, cmp_row_at);
+        uint32_t *to = vp_malloc(q->nrows * sizeof *to);
+        for (size_t i = 0; i < q->nrows; i++) {
+            row_at *a = bsearch(&before[i], after, q->nrows, sizeof *after, cmp_row_at);
+            to[i] = a->row;
+        }
+        for (size_t i = 0; i < q->nmarks; i++)
+            q->marks[i].row = to[q->marks[i].row];
+        qsort(q->marks, q->nmarks, sizeof *q->marks, cmp_mark);
+        free(to);
+        free(after);
+    }
+    free(before);
+}
 
 typedef struct overlay {
     const vp_sequences *q;
