@@ -73,26 +73,26 @@ int vp_trace_copy(const char *in, const char *out, const vp_trace_copy_ops *ops,
 
 int vp_trace_copy_with_arg(vp_sink *s, const vp_event *ev, const char *member, size_t n)
 {
-    vp_tw_edit ed[2];
-    size_t ne = 0;
-    if (ev->args.p && ev->args.n >= 2) {
-        const char *close = ev->args.p + ev->args.n - 1;
-        const char *p = ev->args.p + 1;
-        while (p < close && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-            p++;
-        if (p != close)
-            ed[ne++] = (vp_tw_edit){close, 0, ", ", 2};
-        ed[ne++] = (vp_tw_edit){close, 0, member, n};
-        return vp_tw_splice(s, ev->raw, ed, ne);
-    }
-    /* no args: a new member before the event's closing brace */
-    const char *brace = ev->raw.p + ev->raw.n - 1;
+    /* one insertion: before the args' closing brace (after ", " when they
+     * hold members), or a new args member before the event's own */
     vp_buf b = {0};
-    vp_buf_printf(&b, ", \"args\": {");
-    vp_buf_append(&b, member, n);
-    vp_buf_putc(&b, '}');
-    ed[0] = (vp_tw_edit){brace, 0, b.data, b.len};
-    int r = vp_tw_splice(s, ev->raw, ed, 1);
+    const char *at;
+    if (ev->args.p && ev->args.n >= 2) {
+        at = ev->args.p + ev->args.n - 1;
+        const char *p = ev->args.p + 1;
+        while (p < at && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+            p++;
+        if (p != at)
+            vp_buf_append(&b, ", ", 2);
+        vp_buf_append(&b, member, n);
+    } else {
+        at = ev->raw.p + ev->raw.n - 1;
+        vp_buf_printf(&b, ", \"args\": {");
+        vp_buf_append(&b, member, n);
+        vp_buf_putc(&b, '}');
+    }
+    vp_tw_edit ed = {at, 0, b.data, b.len};
+    int r = vp_tw_splice(s, ev->raw, &ed, 1);
     vp_buf_free(&b);
     return r;
 }
