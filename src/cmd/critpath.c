@@ -164,6 +164,10 @@ int cmd_critpath(int argc, char **argv)
     }
     /* -o, the option's first name, is --trace-out here: the tables go to
      * standard output */
+    if (trace_out && common.output) {
+        vp_usage_error("critical-path", "--trace-out and -o name the same file: give one of them");
+        goto out;
+    }
     const char *overlay = trace_out;
     if (!overlay && common.output && strcmp(common.output, "-") != 0)
         overlay = common.output;

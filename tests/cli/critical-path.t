@@ -60,6 +60,9 @@ vp critical-path -f csv --table summary --trace-out "$WORK/cp2.json.gz" event_sy
 expect_status 0
 expect_stdout_has "cpu_bound,2365000,98.09"
 cmp -s <(gzip -dc "$WORK/cp.json.gz") <(gzip -dc "$WORK/cp2.json.gz") && pass || fail "--trace-out and -o differ"
+vp critical-path --trace-out "$WORK/a.json" -o "$WORK/b.json" event_sync_trace.json.gz
+expect_status 2
+expect_stderr_has "--trace-out and -o name the same file: give one of them"
 
 case_ 'no such instance, no such annotation: exit 3, saying how many there are'
 vp critical-path --instance 2 amd_trace.json.gz
