@@ -77,6 +77,12 @@ int vp_counters_merge(vp_counters *c, const void *p, size_t n, vp_error *err);
 /* Sorts the series by rank and stream (name) and describes them. */
 void vp_counters_finish(vp_counters *c);
 
+/* Writes the trace in (the one file read) to out (gzip when it ends in
+ * .gz) with a counter event (ph "C") per point of every series after its
+ * events, as HTA's generate_trace_with_counters does, for Perfetto: after
+ * vp_counters_finish.  An exit status, err set when not OK. */
+int vp_counters_write_trace(const vp_counters *c, const char *in, const char *out, vp_error *err);
+
 /* The HTA copy kind of a GPU event name, or NULL when HTA does not count
  * it as memory work (it takes names starting nccl, hip or hccl, or holding
  * ncclKernel, as communication first). */

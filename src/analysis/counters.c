@@ -1,6 +1,5 @@
 /* Queue length and memory bandwidth series (vprof/counters.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "vprof/corrjoin.h"
 #include "vprof/rank.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 #include "vprof/util.h"
 
 /* A GPU event with a stream, held until the file's end. */
@@ -28,7 +28,7 @@ typedef struct call_ev {
 typedef struct pass {
     vp_counters *c;
     long rank;
-    vp_steps *steps;
+    vp_steps *steps;    /* the pass's, with --steps */
     gpu_ev *ev;
     size_t nev, cap;
     call_ev *calls;
@@ -42,11 +42,10 @@ static int64_t span_int(vp_span s, int64_t dflt)
     return s.p && vp_json_int(s, &v) == 0 ? v : dflt;
 }
 
-static void take_event(pass *p, const vp_event *ev)
+static void take_event(void *ctx, const vp_event *ev)
 {
+    pass *p = ctx;
     int64_t corr;
-    if (p->steps)
-        vp_steps_observe(p->steps, ev);
     if (ev->has_ts && ev->ts % 1000 != 0)
         p->fractional = 1;
     if (vp_launch_correlation(ev, &corr)) {
@@ -273,19 +272,6 @@ static void build(pass *p)
     build_bandwidth(p);
 }
 
-static void say(const vp_counters *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const vp_counters *c, const char *fmt, ...)
-{
-    if (!c->o.say)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->o.say(msg);
-}
-
 void vp_counters_init(vp_counters *c, const vp_counters_opts *o)
 {
     memset(c, 0, sizeof *c);
@@ -311,35 +297,28 @@ void vp_counters_free(vp_counters *c)
 
 int vp_counters_read(vp_counters *c, const char *path, size_t position, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = c->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
     pass p = {.c = c};
-    p.steps = c->o.steps ? vp_steps_new() : NULL;
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(&p, &ev);
+    vp_trace_pass tp;
+    vp_trace_pass_opts po = {.partial = c->o.partial, .range = c->o.steps,
+                             .position = (long)position, .rank = -1};
+    int r = vp_trace_pass_read(&tp, path, &po, take_event, &p, err);
     if (r == 0) {
-        vp_rank_source rs;
-        p.rank = vp_rank_detect(vp_trace_meta(t), path, (long)position, &rs);
-        if (p.steps)
-            vp_steps_warn_none(p.steps, vp_steps_select(p.steps, c->o.steps), vp_trace_name(t),
-                               ", so no launch is counted", "");
+        p.rank = tp.rank;
+        p.steps = tp.steps;
+        vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){
+                                    .no_steps_kept = ", so no launch is counted"});
         c->ranks = vp_realloc(c->ranks, (c->nfiles + 1) * sizeof *c->ranks);
         c->ranks[c->nfiles++] = p.rank;
         size_t q0 = c->nqueue, b0 = c->nbw;
         build(&p);
-        say(c, "%s: rank %ld (from %s); %zu GPU events with a stream, %zu queue series, "
-               "%zu bandwidth series",
-            vp_trace_name(t), p.rank, vp_rank_source_name(rs), p.nev, c->nqueue - q0,
-            c->nbw - b0);
+        vp_trace_pass_say(c->o.say, "%s: rank %ld (from %s); %zu GPU events with a stream, "
+                          "%zu queue series, %zu bandwidth series",
+                          vp_trace_name(tp.trace), p.rank, vp_rank_source_name(tp.rank_from),
+                          p.nev, c->nqueue - q0, c->nbw - b0);
     }
     free(p.ev);
-    vp_steps_free(p.steps);
     free(p.calls);
-    vp_trace_close(t);
+    vp_trace_pass_close(&tp);
     return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 

@@ -1,17 +1,18 @@
 /* Kernel sequences under an operator (vprof/sequences.h).  The slices
  * nest by vprof ops' walk (analysis/ops_tree.h); GPU work is found through
  * the correlation join (vprof/corrjoin.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/ops_tree.h"
+#include "analysis/sequences_int.h"
 #include "vprof/classify.h"
 #include "vprof/json.h"
 #include "vprof/corrjoin.h"
 #include "vprof/sequences.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 #include "vprof/util.h"
 
 typedef struct gpu_rec {
@@ -29,7 +30,12 @@ typedef struct seq_pass {
     gpu_rec *g;
     size_t ng, capg;
     vp_corrjoin *gpu;       /* correlation id -> index into g */
-    vp_steps *steps;
+    vp_steps *steps;        /* the pass's, with --steps */
+    /* with keep_marks: each slice's (by its order) and GPU event's index
+     * among the file's events */
+    int64_t nevents;
+    int64_t *slice_ev, *gpu_ev;
+    size_t slice_ev_cap, gpu_ev_cap;
     /* per slice, after the walk */
     long *depth;
     size_t *sub_end;        /* one past its last descendant */
@@ -63,10 +69,20 @@ static uint32_t thread_of(seq_pass *p, const vp_event *ev)
     return (uint32_t)((uintptr_t)*slot - 1);
 }
 
-static void take_event(seq_pass *p, const vp_event *ev)
+/* Remembers where in the file item i (a slice or a GPU event) is. */
+static void note_index(int64_t **arr, size_t *cap, size_t i, int64_t ev)
 {
-    if (p->steps)
-        vp_steps_observe(p->steps, ev);
+    if (i >= *cap) {
+        *cap = *cap ? *cap * 2 : 4096;
+        *arr = vp_realloc(*arr, *cap * sizeof **arr);
+    }
+    (*arr)[i] = ev;
+}
+
+static void take_event(void *ctx, const vp_event *ev)
+{
+    seq_pass *p = ctx;
+    int64_t idx = p->nevents++;
     if (ev->ph != 'X' || !ev->has_ts)
         return;
     vp_span v;
@@ -82,6 +98,8 @@ static void take_event(seq_pass *p, const vp_event *ev)
             p->capg = p->capg ? p->capg * 2 : 4096;
             p->g = vp_realloc(p->g, p->capg * sizeof *p->g);
         }
+        if (p->q->o.keep_marks)
+            note_index(&p->gpu_ev, &p->gpu_ev_cap, p->ng, idx);
         p->g[p->ng] = (gpu_rec){ev->ts, dur, intern(p, ev->name.p, ev->name.n)};
         vp_corrjoin_work(p->gpu, corr, (int64_t)p->ng++);
         return;
@@ -92,6 +110,8 @@ static void take_event(seq_pass *p, const vp_event *ev)
         p->cap = p->cap ? p->cap * 2 : 4096;
         p->s = vp_realloc(p->s, p->cap * sizeof *p->s);
     }
+    if (p->q->o.keep_marks)
+        note_index(&p->slice_ev, &p->slice_ev_cap, p->n, idx);
     p->s[p->n] = (slice){
         .ts = ev->ts, .end = ev->ts + dur, .corr = has_corr ? corr : -1,
         .name = intern(p, ev->name.p, ev->name.n), .rname = UINT32_MAX,
@@ -189,6 +209,29 @@ static int cmp_gpu(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void add_mark(vp_sequences *q, int64_t event, size_t row)
+{
+    if (q->nmarks == q->cap_marks) {
+        q->cap_marks = q->cap_marks ? q->cap_marks * 2 : 1024;
+        q->marks = vp_realloc(q->marks, q->cap_marks * sizeof *q->marks);
+    }
+    q->marks[q->nmarks++] = (vp_sequence_mark){event, (uint32_t)row};
+}
+
+/* With keep_marks, every event of root r's instance (HTA's
+ * pattern_occurrences: the root, the slices under it, their GPU events)
+ * marked with its pattern's row (the row's index before the sort). */
+static void mark_instance(seq_pass *p, size_t r, size_t row)
+{
+    for (size_t j = r; j < p->sub_end[r]; j++) {
+        add_mark(p->q, p->slice_ev[p->s[j].order], row);
+        size_t n;
+        const vp_corr_work *w = vp_corrjoin_work_records(p->gpu, p->s[j].corr, &n);
+        for (size_t m = 0; m < n; m++)
+            add_mark(p->q, p->gpu_ev[w[m].dur], row);
+    }
+}
+
 /* Adds root r's pattern to the rows. */
 static void add_root(seq_pass *p, vp_strmap *rows, size_t r, gpu_rec *scratch, vp_buf *pat)
 {
@@ -221,19 +264,14 @@ static void add_root(seq_pass *p, vp_strmap *rows, size_t r, gpu_rec *scratch, v
         *slot = (void *)(uintptr_t)++q->nrows;
     }
     vp_sequence *row = &q->rows[(uintptr_t)*slot - 1];
+    if (q->o.keep_marks)
+        mark_instance(p, r, (uintptr_t)*slot - 1);
     row->count++;
     row->gpu_dur += gpu_dur;
     row->cpu_dur += p->s[r].end - p->s[r].ts;
     q->roots++;
 }
 
-static int cmp_row(const void *a, const void *b)
-{
-    const vp_sequence *x = a, *y = b;
-    if (x->count != y->count)
-        return (y->count > x->count) - (y->count < x->count);
-    return strcmp(x->pattern, y->pattern);
-}
 
 static void find_patterns(seq_pass *p)
 {
@@ -269,20 +307,7 @@ static void find_patterns(seq_pass *p)
     vp_strmap_free(rows);
     free(match);
     if (q->nrows)
-        qsort(q->rows, q->nrows, sizeof *q->rows, cmp_row);
-}
-
-static void say(const vp_sequences *q, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const vp_sequences *q, const char *fmt, ...)
-{
-    if (!q->o.say)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    q->o.say(msg);
+        vp_sequences_sort_rows(q);
 }
 
 void vp_sequences_init(vp_sequences *q, const vp_sequences_opts *o)
@@ -297,45 +322,41 @@ void vp_sequences_free(vp_sequences *q)
     for (size_t i = 0; i < q->nrows; i++)
         free(q->rows[i].pattern);
     free(q->rows);
+    free(q->marks);
     memset(q, 0, sizeof *q);
 }
 
 int vp_sequences_read(vp_sequences *q, const char *path, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = q->o.partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
     seq_pass p = {.q = q, .threads = vp_strmap_new(), .names = vp_strmap_new(),
                   .gpu = vp_corrjoin_new()};
-    p.steps = q->o.steps ? vp_steps_new() : NULL;
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take_event(&p, &ev);
+    vp_trace_pass tp;
+    vp_trace_pass_opts po = {.partial = q->o.partial, .range = q->o.steps, .rank = -1};
+    int r = vp_trace_pass_read(&tp, path, &po, take_event, &p, err);
     if (r == 0) {
-        if (p.steps)
-            vp_steps_warn_none(p.steps, vp_steps_select(p.steps, q->o.steps), vp_trace_name(t),
-                               ", so no operator is counted", "");
+        p.steps = tp.steps;
+        vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){
+                                    .no_steps_kept = ", so no operator is counted"});
         find_patterns(&p);
-        say(q, "%s: %zu CPU slices, %zu GPU events; %lld slices named like '%s' (shallowest "
-               "depth %ld), %lld of them with >= %ld GPU events",
-            vp_trace_name(t), p.n, p.ng, (long long)q->candidates, q->o.op, q->min_depth,
-            (long long)q->roots, q->o.min_len);
+        vp_trace_pass_say(q->o.say, "%s: %zu CPU slices, %zu GPU events; %lld slices named "
+                          "like '%s' (shallowest depth %ld), %lld of them with >= %ld GPU events",
+                          vp_trace_name(tp.trace), p.n, p.ng, (long long)q->candidates, q->o.op,
+                          q->min_depth, (long long)q->roots, q->o.min_len);
     }
     for (size_t i = 0; i < p.nnames; i++)
         free(p.name_list[i]);
     free(p.name_list);
     free(p.s);
     free(p.g);
+    free(p.slice_ev);
+    free(p.gpu_ev);
     free(p.depth);
     free(p.sub_end);
     free(p.nk);
     free(p.stack);
     vp_corrjoin_free(p.gpu);
-    vp_steps_free(p.steps);
     vp_strmap_free(p.threads);
     vp_strmap_free(p.names);
-    vp_trace_close(t);
+    vp_trace_pass_close(&tp);
     return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }

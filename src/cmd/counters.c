@@ -33,6 +33,11 @@ const char cmd_counters_usage[] =
     "\n"
     "  --time-series      also the series themselves: one row per change (Rank,\n"
     "                     Stream or Name, Time (ns), the value)\n"
+    "  --trace-out FILE   also write the trace with the counters added to FILE (.gz:\n"
+    "                     compressed), as HTA's generate_trace_with_counters: a\n"
+    "                     counter event (ph C) per change, named Queue Length (id:\n"
+    "                     the stream) or the copy kind (args Memcpy BW), which\n"
+    "                     Perfetto draws as tracks; one trace, a file\n"
     VP_STEPS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "      --table NAME   queue (default), bandwidth, queue_series, bandwidth_series:\n"
@@ -51,10 +56,12 @@ const char cmd_counters_usage[] =
     "Examples:\n"
     "  vprof counters trace.json.gz\n"
     "  vprof counters --steps :-1 -f csv --table bandwidth rank*.json.gz\n"
-    "  vprof counters --time-series -f csv --table queue_series trace.json.gz\n";
+    "  vprof counters --time-series -f csv --table queue_series trace.json.gz\n"
+    "  vprof counters --trace-out with_counters.json.gz trace.json.gz\n";
 
 enum {
     OPT_TIME_SERIES = VP_OPT_FIRST_CMD,
+    OPT_TRACE_OUT,
 };
 
 typedef struct counters {
@@ -71,6 +78,7 @@ int cmd_counters(int argc, char **argv)
         VP_SCALE_LONGOPTS,
         VP_TABLE_LONGOPT,
         {"time-series", no_argument, 0, OPT_TIME_SERIES},
+        {"trace-out", required_argument, 0, OPT_TRACE_OUT},
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("counters");
@@ -78,11 +86,13 @@ int cmd_counters(int argc, char **argv)
     memset(&c, 0, sizeof c);
     vp_common_init(&c.common);
     int opt, status = VP_EXIT_USAGE, time_series = 0;
+    const char *trace_out = NULL;
     optind = 1;
     while ((opt = vp_getopt(&c.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
         status = VP_EXIT_USAGE;
         switch (opt) {
         case OPT_TIME_SERIES: time_series = 1; break;
+        case OPT_TRACE_OUT: trace_out = optarg; break;
         default:
             vp_usage_error("counters", "unexpected option");
             goto out;
@@ -93,6 +103,12 @@ int cmd_counters(int argc, char **argv)
     status = VP_EXIT_USAGE;
     if (optind >= argc) {
         vp_usage_error("counters", "no trace given (a file, or - for standard input)");
+        goto out;
+    }
+    if (trace_out && (argc - optind > 1 || strcmp(argv[optind], "-") == 0 ||
+                      c.common.save_part || c.common.mpi)) {
+        vp_usage_error("counters", "--trace-out reads its trace a second time: give one trace, "
+                       "a file (not -), without --save-part or --mpi");
         goto out;
     }
     c.o.steps = c.common.has_steps ? &c.common.steps : NULL;
@@ -107,6 +123,20 @@ int cmd_counters(int argc, char **argv)
         goto out;
     }
     vp_counters_finish(&c.result);
+    if (trace_out) {
+        if (c.result.nfiles != 1) {
+            vp_usage_error("counters", "--trace-out: '%s' holds %zu traces; give one", argv[optind],
+                           c.result.nfiles);
+            status = VP_EXIT_USAGE;
+            goto out;
+        }
+        vp_error err = {0};
+        status = vp_counters_write_trace(&c.result, argv[optind], trace_out, &err);
+        if (status != VP_EXIT_OK) {
+            vp_error_print(&err);
+            goto out;
+        }
+    }
     vp_table *t[4];
     size_t nt = 0;
     t[nt++] = vp_counters_queue_table(&c.result);

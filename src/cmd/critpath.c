@@ -1,6 +1,7 @@
 /* vprof critical-path: HTA's lightweight critical path of one step (or
  * any annotation's instance): what bounds it, the path, the ops and
- * kernels on it; -o writes the trace with the path marked. */
+ * kernels on it; --trace-out (or -o, its first name) writes the trace
+ * with the path marked. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +37,12 @@ const char cmd_critpath_usage[] =
     "  --instance N       which of them, counted from 0 in file order (default 0)\n"
     "  --data-load NAMES  comma-separated names: events whose name contains one are\n"
     "                     data loading (nodes of the graph, bound_by data_loading)\n"
-    "  -o, --output FILE  also write the trace with the path marked to FILE (.gz:\n"
+    "  --trace-out FILE   also write the trace with the path marked to FILE (.gz:\n"
     "                     compressed): args.critical = 1 on the path's events, flow\n"
     "                     arrows of category critical_path for its dependency,\n"
     "                     launch and sync edges, as HTA's overlay\n"
+    "  -o, --output FILE  the same as --trace-out (its first name, kept): the tables\n"
+    "                     always go to standard output\n"
     "  --top N            the top table's rows (default 20; 0 = all)\n"
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "      --table NAME   summary (default), path, top, or list: print that table\n"
@@ -64,12 +67,13 @@ const char cmd_critpath_usage[] =
     "Examples:\n"
     "  vprof critical-path trace.json.gz\n"
     "  vprof critical-path --instance 1 --table path -f csv trace.json.gz\n"
-    "  vprof critical-path --annotation '' -o critical.json.gz trace.json.gz\n";
+    "  vprof critical-path --annotation '' --trace-out critical.json.gz trace.json.gz\n";
 
 enum {
     OPT_ANNOTATION = VP_OPT_FIRST_CMD,
     OPT_INSTANCE,
     OPT_DATA_LOAD,
+    OPT_TRACE_OUT,
 };
 
 /* "a,b,c" -> a NULL-ended list of copies. */
@@ -108,6 +112,7 @@ int cmd_critpath(int argc, char **argv)
         {"annotation", required_argument, 0, OPT_ANNOTATION},
         {"instance", required_argument, 0, OPT_INSTANCE},
         {"data-load", required_argument, 0, OPT_DATA_LOAD},
+        {"trace-out", required_argument, 0, OPT_TRACE_OUT},
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("critical-path");
@@ -116,6 +121,7 @@ int cmd_critpath(int argc, char **argv)
     common.top = 20;
     vp_cp_opts o = {.annotation = "ProfilerStep", .instance = 0};
     char **data_load = NULL;
+    const char *trace_out = NULL;
     vp_critpath cp;
     memset(&cp, 0, sizeof cp);
     int c, status = VP_EXIT_USAGE;
@@ -135,6 +141,7 @@ int cmd_critpath(int argc, char **argv)
             o.instance = v;
             break;
         }
+        case OPT_TRACE_OUT: trace_out = optarg; break;
         case OPT_DATA_LOAD:
             free_names(data_load);
             data_load = split_names(optarg);
@@ -155,11 +162,19 @@ int cmd_critpath(int argc, char **argv)
         vp_usage_error("critical-path", "one trace at a time (one rank's critical path)");
         goto out;
     }
-    /* -o is the overlaid trace here: the tables go to standard output */
-    const char *overlay = common.output && strcmp(common.output, "-") != 0 ? common.output : NULL;
+    /* -o, the option's first name, is --trace-out here: the tables go to
+     * standard output */
+    if (trace_out && common.output) {
+        vp_usage_error("critical-path", "--trace-out and -o name the same file: give one of them");
+        goto out;
+    }
+    const char *overlay = trace_out;
+    if (!overlay && common.output && strcmp(common.output, "-") != 0)
+        overlay = common.output;
     common.output = NULL;
     if (overlay && strcmp(argv[optind], "-") == 0) {
-        vp_usage_error("critical-path", "-o reads the trace a second time: give a file, not standard input");
+        vp_usage_error("critical-path", "--trace-out (-o) reads the trace a second time: give a "
+                       "file, not standard input");
         goto out;
     }
     o.data_load = (const char *const *)data_load;

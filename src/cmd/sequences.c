@@ -24,6 +24,10 @@ const char cmd_sequences_usage[] =
     "  --min-len N        GPU events an instance needs (default 3, HTA's\n"
     "                     min_pattern_len)\n"
     "  --top K            print the K most frequent patterns; 0 = all (default)\n"
+    "  --trace-out FILE   also write the trace with those patterns marked to FILE\n"
+    "                     (.gz: compressed), as HTA's overlay: every event of their\n"
+    "                     instances (the operator, the slices under it, their GPU\n"
+    "                     events) gets args Patterns = {pattern: count, ...}\n"
     VP_STEPS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
@@ -38,11 +42,13 @@ const char cmd_sequences_usage[] =
     "\n"
     "Examples:\n"
     "  vprof sequences --op aten::conv2d trace.json.gz\n"
-    "  vprof sequences --op aten::linear --min-len 2 --top 5 -f csv trace.json.gz\n";
+    "  vprof sequences --op aten::linear --min-len 2 --top 5 -f csv trace.json.gz\n"
+    "  vprof sequences --op aten::conv2d --top 5 --trace-out overlaid.json.gz trace.json.gz\n";
 
 enum {
     OPT_OP = VP_OPT_FIRST_CMD,
     OPT_MIN_LEN,
+    OPT_TRACE_OUT,
 };
 
 int cmd_sequences(int argc, char **argv)
@@ -53,6 +59,7 @@ int cmd_sequences(int argc, char **argv)
         VP_STEPS_LONGOPT,
         {"op", required_argument, 0, OPT_OP},
         {"min-len", required_argument, 0, OPT_MIN_LEN},
+        {"trace-out", required_argument, 0, OPT_TRACE_OUT},
         {0, 0, 0, 0},
     };
     const vp_cmd *self = vp_cmd_find("sequences");
@@ -62,11 +69,13 @@ int cmd_sequences(int argc, char **argv)
     vp_sequences q;
     vp_sequences_init(&q, &o);
     int c, status = VP_EXIT_USAGE;
+    const char *trace_out = NULL;
     optind = 1;
     while ((c = vp_getopt(&common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
         status = VP_EXIT_USAGE;
         switch (c) {
         case OPT_OP: o.op = optarg; break;
+        case OPT_TRACE_OUT: trace_out = optarg; break;
         case OPT_MIN_LEN: {
             char *end;
             errno = 0;
@@ -98,12 +107,20 @@ int cmd_sequences(int argc, char **argv)
         vp_usage_error("sequences", "one trace at a time (one rank, as HTA's rank argument)");
         goto out;
     }
+    if (trace_out && strcmp(argv[optind], "-") == 0) {
+        vp_usage_error("sequences", "--trace-out reads the trace a second time: give a file, "
+                       "not standard input");
+        goto out;
+    }
+    o.keep_marks = trace_out != NULL;
     o.steps = common.has_steps ? &common.steps : NULL;
     o.partial = common.partial;
     o.say = common.verbose ? vp_verbose_say : NULL;
     vp_sequences_init(&q, &o);
     vp_error err = {0};
     status = vp_sequences_read(&q, argv[optind], &err);
+    if (status == VP_EXIT_OK && trace_out)
+        status = vp_sequences_write_trace(&q, argv[optind], trace_out, (size_t)common.top, &err);
     if (status != VP_EXIT_OK) {
         vp_error_print(&err);
         goto out;

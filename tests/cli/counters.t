@@ -70,6 +70,50 @@ Rank,Name,Time (ns),Bandwidth (GB/s)
 0,Memcpy DtoH,1707417525512272000,0
 END
 
+case_ '--trace-out: the trace with HTA counter events, the points of the series above'
+vp counters -f csv --trace-out "$WORK/wc.json.gz" event_sync_trace.json.gz
+expect_status 0
+expect_stdout_has "0,7,10,0.5,0.5270462766947299,0,0,0.5,1,1"
+# the input's 92 events unchanged, then one counter event per point;
+# pandas-free describe() of the queue events gives HTA's row (count 10,
+# mean 0.5, min 0, max 1), of the bandwidth events above 0 HTA's DtoH row
+gzip -dc "$WORK/wc.json.gz" | python3 -c '
+import gzip, json, sys
+out = json.load(sys.stdin)
+src = json.load(gzip.open(sys.argv[1]))
+ev = out["traceEvents"]
+assert ev[:92] == src["traceEvents"], "input events changed"
+assert {k: v for k, v in out.items() if k != "traceEvents"} == \
+    {k: v for k, v in src.items() if k != "traceEvents"}, "top-level members changed"
+q = [e["args"]["Queue Length"] for e in ev[92:] if e["name"] == "Queue Length"]
+b = [e["args"]["Memcpy BW"] for e in ev[92:] if e["name"] == "Memcpy DtoH"]
+assert (len(q), sum(q) / len(q), min(q), max(q)) == (10, 0.5, 0, 1), q
+assert [v for v in b if v > 0] == [0.00048828125], b
+for e in ev[92:]:
+    print(json.dumps(e, sort_keys=True))
+' event_sync_trace.json.gz >"$WORK/counters.ev" && pass || fail "augmented trace"
+cat >"$WORK/want" <<'END'
+{"args": {"Queue Length": 1}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512110}
+{"args": {"Queue Length": 0}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512145}
+{"args": {"Queue Length": 1}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512182}
+{"args": {"Queue Length": 0}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512194}
+{"args": {"Queue Length": 1}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512221}
+{"args": {"Queue Length": 0}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512235}
+{"args": {"Queue Length": 1}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512252}
+{"args": {"Queue Length": 0}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512270}
+{"args": {"Queue Length": 1}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512362}
+{"args": {"Queue Length": 0}, "id": 7, "name": "Queue Length", "ph": "C", "pid": 0, "ts": 1707417525512372}
+{"args": {"Memcpy BW": 0.00048828125}, "name": "Memcpy DtoH", "ph": "C", "pid": 0, "ts": 1707417525512270}
+{"args": {"Memcpy BW": 0.0}, "name": "Memcpy DtoH", "ph": "C", "pid": 0, "ts": 1707417525512272}
+END
+cmp -s "$WORK/want" "$WORK/counters.ev" && pass || fail "counter events differ: $(diff "$WORK/want" "$WORK/counters.ev")"
+vp counters --trace-out "$WORK/x.json" trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 2
+expect_stderr_has "--trace-out reads its trace a second time: give one trace"
+vp counters --trace-out "$WORK/x.json" - <event_sync_trace.json.gz
+expect_status 2
+[ ! -e "$WORK/x.json" ] && pass || fail "a refused --trace-out left a file"
+
 case_ '-j 2, --save-part and reduce print the same bytes'
 vp_tables "queue bandwidth" counters -j 1 -f csv --steps :-1 trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
 cp "$OUT_STDOUT" "$WORK/one"

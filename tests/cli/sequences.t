@@ -25,6 +25,42 @@ vp sequences --steps :-1 --top 2 --op "DifferentiableGraphBackward" trace_filter
 expect_status 0
 expect_stdout_has "note: the top 2 of 5 patterns (--top)"
 
+case_ '--trace-out: the top patterns marked as HTA overlays them (args Patterns)'
+vp sequences -f csv --steps :-1 --top 2 --op DifferentiableGraphBackward --trace-out "$WORK/ov.json.gz" trace_filter_rank-0.json.gz
+expect_status 0
+cp "$OUT_STDOUT" "$WORK/top2.csv"
+# every event the same but for args.Patterns; each pattern of the table
+# marks its count times its kernels (names and durations: HTA's GPU time)
+python3 - "$WORK/ov.json.gz" trace_filter_rank-0.json.gz "$WORK/top2.csv" >"$WORK/ov.out" <<'PY' && pass || fail "overlay: $(cat "$WORK/ov.out")"
+import csv, gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+orig = json.load(gzip.open(sys.argv[2]))["traceEvents"]
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert len(ev) == len(orig) == 4855, len(ev)
+marked = {}
+for e, o in zip(ev, orig):
+    args = dict(e.get("args") or {})
+    for p in args.pop("Patterns", {}):
+        marked.setdefault(p, []).append(e)
+    assert args == (o.get("args") or {}) and \
+        {k: v for k, v in e.items() if k != "args"} == {k: v for k, v in o.items() if k != "args"}
+assert len(rows) == 2 and sorted(marked) == sorted(r["Pattern"] for r in rows), sorted(marked)
+for r in rows:
+    parts, n = r["Pattern"].split("|"), int(r["Count"])
+    gpu = [e for e in marked[r["Pattern"]] if "stream" in e.get("args", {})]
+    assert sorted(e["name"] for e in gpu) == sorted(parts[1:] * n)
+    assert sum(e["dur"] for e in gpu) * 1000 == int(r["GPU Kernel Duration (ns)"])
+    print(n, len(gpu), len(marked[r["Pattern"]]))
+PY
+cat >"$WORK/want" <<'END'
+1 4 15
+1 8 33
+END
+cmp -s "$WORK/want" "$WORK/ov.out" && pass || fail "marked events: $(cat "$WORK/ov.out")"
+vp sequences --op x --trace-out "$WORK/x.json" - <trace_filter_rank-0.json.gz
+expect_status 2
+expect_stderr_has "vprof: sequences: --trace-out reads the trace a second time"
+
 case_ 'no instance long enough: said so'
 vp sequences --op "aten::" --min-len 100000 trace_filter_rank-0.json.gz
 expect_status 0

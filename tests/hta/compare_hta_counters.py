@@ -13,15 +13,24 @@ rank and copy kind) and every statistic (count, mean, std, min, 25%, 50%,
 exactly): vprof orders equal times as numpy's quicksort does, rounds
 fractional times as HTA does, and sums as numpy and bottleneck do.
 
+Then, per trace file, the counter events `vprof counters --trace-out`
+writes (HTA's generate_trace_with_counters): per stream the "Queue Length"
+events, per copy kind the "Memcpy BW" events above 0, must give HTA's
+count, min and max exactly and its mean to 1e-12 (Python's sum, not
+numpy's), and every stream and copy kind of HTA's frames must have them.
+
 Exit status 0 when all match, 1 otherwise, 77 (skip) when the fixtures are
 absent.
 """
 import csv
+import gzip
 import io
+import json
 import math
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_hta as base  # noqa: E402  (the trace sets and their loading)
@@ -51,6 +60,52 @@ def run_vprof(files, drop_last, table):
                                                     for c in MINE] for r in rows}
 
 
+def counter_events(path, drop_last):
+    """{("queue", rank, stream) or ("bandwidth", rank, kind): [values]} from
+    the counter events vprof --trace-out adds to one trace file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "with_counters.json.gz")
+        cmd = [VPROF, "counters", "-f", "csv", "-q", "--trace-out", out]
+        cmd += (["--steps", ":-1"] if drop_last else []) + [path]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise SystemExit(f"vprof failed ({res.returncode}): {' '.join(cmd)}\n{res.stderr}")
+        ranks = {r["Rank"] for r in csv.DictReader(io.StringIO(res.stdout.split("\n\n")[0]))}
+        with gzip.open(out, "rt") as f:
+            events = json.load(f)["traceEvents"]
+    rank = int(ranks.pop()) if len(ranks) == 1 else 0
+    series = {}
+    for e in events:
+        if e.get("ph") != "C":
+            continue
+        if e["name"] == "Queue Length":
+            series.setdefault(("queue", rank, str(e["id"])), []).append(e["args"]["Queue Length"])
+        else:
+            v = e["args"]["Memcpy BW"]
+            if v > 0:   # HTA's get_memory_bw_summary keeps the points above 0
+                series.setdefault(("bandwidth", rank, e["name"]), []).append(v)
+    return series
+
+
+def check_events(files, drop_last, hta_frames):
+    """Problems of the counter events against HTA's frames."""
+    got = {}
+    for f in files:
+        got.update(counter_events(f, drop_last))
+    problems = []
+    for table, frame in hta_frames.items():
+        for (rank, key), stats in frame.items():
+            vals = got.get((table, rank, key), [])
+            want = (stats[0], stats[3], stats[7])
+            have = (float(len(vals)), min(vals, default=math.nan), max(vals, default=math.nan))
+            if have != want:
+                problems.append(f"{table} rank {rank} {key}: events count/min/max {have}, HTA {want}")
+            elif abs(sum(vals) / len(vals) - stats[1]) > 1e-12 * max(1.0, abs(stats[1])):
+                problems.append(f"{table} rank {rank} {key}: events mean {sum(vals) / len(vals)!r}, "
+                                f"HTA {stats[1]!r}")
+    return problems
+
+
 def close(a, b):
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
@@ -66,6 +121,7 @@ def main():
         rels = rel if isinstance(rel, list) else [rel]
         files = [os.path.join(base.ROOT, "tests", "data", r) for r in rels]
         drop_last = None
+        frames = {}
         for table, (fname, key) in TABLES.items():
             path = os.path.join(base.ROOT, "hta_oracle", set_name, fname)
             if not os.path.exists(path):
@@ -73,6 +129,7 @@ def main():
             if drop_last is None:
                 drop_last = min(len(base.steps_of(base.load(f)[0])) for f in files) >= 2
             hta = hta_summary(path)
+            frames[table] = hta
             mine = run_vprof(files, drop_last, table)
             problems, exact, nstat = [], 0, 0
             if set(mine) != set(hta):
@@ -86,6 +143,18 @@ def main():
                         problems.append(f"rank {k[0]} {key} {k[1]} {stat}: vprof {v!r}, HTA {h!r}")
             label = (f"{set_name} {table}: {len(hta)} rows, {nstat} statistics, {exact} equal to "
                      f"the bit{' with --steps :-1' if drop_last else ''}")
+            if problems:
+                failed += 1
+                print(f"FAIL {label}")
+                for p in problems[:20]:
+                    print("   ", p)
+            else:
+                passed += 1
+                print(f"ok   {label}")
+        if frames:
+            problems = check_events(files, drop_last, frames)
+            nseries = sum(len(f) for f in frames.values())
+            label = f"{set_name} --trace-out: counter events of {nseries} series"
             if problems:
                 failed += 1
                 print(f"FAIL {label}")
