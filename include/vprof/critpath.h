@@ -7,8 +7,11 @@
  *
  * Times follow HTA: microseconds on HTA's grid (a start rounded up, an end
  * rounded down), so that the same path comes out on nanosecond traces.
- * Memory: a compact row per event that has a duration (the launch and
- * event-record matching needs the whole trace), plus the window's graph. */
+ * Memory: a compact row per event that has a duration that the window
+ * may need (its own events, and every launch, kernel and sync of the
+ * trace: HTA's queue length and event-record matching run over the whole
+ * trace; CPU ops outside the window are dropped as they are read), plus
+ * the window's graph. */
 #ifndef VPROF_CRITPATH_H
 #define VPROF_CRITPATH_H
 
@@ -79,6 +82,10 @@ typedef struct vp_critpath {
     size_t nnames;
     void *intern;                /* vp_strmap */
     int dropped_last_step;       /* HTA's loading rule: the last ProfilerStep left out */
+    size_t nread;                /* events with a duration read */
+    size_t pruned;               /* of them, dropped as the window needs none */
+    int64_t pruned_min_ts;       /* the earliest of those, us */
+    int64_t window_idx;          /* traceEvents index of the window's event, -1 */
     /* the window */
     int64_t win_start, win_end;  /* us */
     long instances;              /* annotation instances found */

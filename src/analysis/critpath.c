@@ -38,8 +38,10 @@ int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_r
 
 /* The N-th event (file order) whose name contains the annotation; the
  * whole trace for an empty annotation. */
-static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err)
+static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, int64_t *idx,
+                       vp_error *err)
 {
+    *idx = -1;
     const char *a = o->annotation ? o->annotation : "";
     cp->instances = 0;
     if (!*a) {
@@ -64,6 +66,7 @@ static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, v
         if (cp->instances++ == o->instance) {
             cp->win_start = r->ts;
             cp->win_end = r->ts + r->dur;
+            *idx = r->idx;
             found = 1;
         }
     }
@@ -292,10 +295,19 @@ static void graph_free(vp_cp_graph *g)
 int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_error *err)
 {
     memset(cp, 0, sizeof *cp);
-    if (vp_cp_load(cp, path, o->partial, err) != VP_EXIT_OK)
+    int64_t idx;
+    if (vp_cp_load(cp, path, o, 0, err) != VP_EXIT_OK)
         return VP_EXIT_INPUT;
-    if (find_window(cp, o, path, err) != 0)
+    if (find_window(cp, o, path, &idx, err) != 0)
         return VP_EXIT_INPUT;
+    if (cp->pruned && idx != cp->window_idx) {
+        /* HTA's last-step rule left out an instance before the one assumed
+         * while streaming: the window is another; read the trace whole */
+        vp_critpath_free(cp);
+        if (vp_cp_load(cp, path, o, 1, err) != VP_EXIT_OK ||
+            find_window(cp, o, path, &idx, err) != 0)
+            return VP_EXIT_INPUT;
+    }
     vp_cp_graph g = {.cp = cp, .o = o};
     size_t n = cp->nrows + 1;
     g.clipped = vp_calloc(n, 1);

@@ -52,7 +52,8 @@ typedef struct vp_cp_graph {
 } vp_cp_graph;
 
 uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n);
-int vp_cp_load(vp_critpath *cp, const char *path, int partial, vp_error *err);
+/* whole: keep every row (no window assumed while streaming). */
+int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole, vp_error *err);
 int vp_cp_is_named(const vp_critpath *cp, const vp_cp_row *r, const char *name);
 int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_row *r);
 
