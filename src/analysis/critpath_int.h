@@ -54,6 +54,8 @@ typedef struct vp_cp_graph {
 uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n);
 /* whole: keep every row (no window assumed while streaming). */
 int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole, vp_error *err);
+/* A CPU-side ProfilerStep#N row: 1 with N. */
+int vp_cp_is_step(const vp_critpath *cp, const vp_cp_row *r, long *number);
 int vp_cp_is_named(const vp_critpath *cp, const vp_cp_row *r, const char *name);
 int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_row *r);
 

@@ -316,24 +316,47 @@ int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole
     vp_trace *t = vp_trace_open(path, &topts, err);
     if (!t)
         return VP_EXIT_INPUT;
-    cp->intern = vp_strmap_new();
+    vp_critpath_begin(cp);
     cp_stream s = {.annotation = whole || !o->annotation ? "" : o->annotation,
                    .instance = o->instance};
-    cp->window_idx = -1;
     vp_event ev;
     int r;
-    int64_t idx = 0;
-    size_t cap = 0;
-    while ((r = vp_trace_next(t, &ev, err)) == 1) {
-        if (take(cp, &ev, idx++, &cap)) {
+    while ((r = vp_trace_next(t, &ev, err)) == 1)
+        if (take(cp, &ev, cp->next_idx++, &cp->rows_cap)) {
             cp->nread++;
-            stream_row(cp, &s, &cap);
+            stream_row(cp, &s, &cp->rows_cap);
         }
-    }
     vp_trace_close(t);
     if (r != 0)
         return VP_EXIT_INPUT;
+    vp_critpath_end(cp);
+    return VP_EXIT_OK;
+}
+
+void vp_critpath_begin(vp_critpath *cp)
+{
+    memset(cp, 0, sizeof *cp);
+    cp->intern = vp_strmap_new();
+    cp->window_idx = -1;
+}
+
+void vp_critpath_feed(vp_critpath *cp, const vp_event *ev)
+{
+    if (take(cp, ev, cp->next_idx++, &cp->rows_cap))
+        cp->nread++;
+}
+
+void vp_critpath_end(vp_critpath *cp)
+{
     pair_correlations(cp);
     drop_last_step(cp);
-    return VP_EXIT_OK;
+}
+
+int vp_cp_is_step(const vp_critpath *cp, const vp_cp_row *r, long *number)
+{
+    const char *n = cp->names[r->name];
+    if (gpu_side(cp, r) || r->stream != -1 || !is_profiler_step(n))
+        return 0;
+    *number = strtol(n + 13, NULL, 10);
+    return 1;
 }
