@@ -88,6 +88,7 @@ typedef struct vp_critpath {
     int64_t pruned_min_ts;       /* the earliest of those, us */
     int64_t window_idx;          /* traceEvents index of the window's event, -1 */
     size_t rows_cap;             /* while reading */
+    void *gpu_cache;             /* the trace's queue lengths and event maps, made once */
     int64_t next_idx;
     /* the window */
     int64_t win_start, win_end;  /* us */

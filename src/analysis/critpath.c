@@ -383,6 +383,7 @@ vp_cp_bound vp_critpath_top_bound(const vp_critpath *cp)
 
 void vp_critpath_free(vp_critpath *cp)
 {
+    vp_cp_gpu_cache_free(cp);
     for (size_t i = 0; i < cp->nnames; i++)
         free(cp->names[i]);
     free(cp->names);

@@ -70,5 +70,6 @@ void vp_cp_runtime_lock_edges(vp_cp_graph *g);
 int vp_cp_shares_lock(const vp_cp_graph *g, int32_t a, int32_t b);
 void vp_cp_call_stack_edges(vp_cp_graph *g);
 void vp_cp_kernel_edges(vp_cp_graph *g);
+void vp_cp_gpu_cache_free(vp_critpath *cp);
 
 #endif
