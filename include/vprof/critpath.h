@@ -7,8 +7,11 @@
  *
  * Times follow HTA: microseconds on HTA's grid (a start rounded up, an end
  * rounded down), so that the same path comes out on nanosecond traces.
- * Memory: a compact row per event that has a duration (the launch and
- * event-record matching needs the whole trace), plus the window's graph. */
+ * Memory: a compact row per event that has a duration that the window
+ * may need (its own events, and every launch, kernel and sync of the
+ * trace: HTA's queue length and event-record matching run over the whole
+ * trace; CPU ops outside the window are dropped as they are read), plus
+ * the window's graph. */
 #ifndef VPROF_CRITPATH_H
 #define VPROF_CRITPATH_H
 
@@ -16,6 +19,7 @@
 #include <stdint.h>
 
 #include "vprof/error.h"
+#include "vprof/trace.h"
 #include "vprof/util.h"
 
 typedef enum vp_cp_edge_type {
@@ -79,6 +83,13 @@ typedef struct vp_critpath {
     size_t nnames;
     void *intern;                /* vp_strmap */
     int dropped_last_step;       /* HTA's loading rule: the last ProfilerStep left out */
+    size_t nread;                /* events with a duration read */
+    size_t pruned;               /* of them, dropped as the window needs none */
+    int64_t pruned_min_ts;       /* the earliest of those, us */
+    int64_t window_idx;          /* traceEvents index of the window's event, -1 */
+    size_t rows_cap;             /* while reading */
+    void *gpu_cache;             /* the trace's queue lengths and event maps, made once */
+    int64_t next_idx;
     /* the window */
     int64_t win_start, win_end;  /* us */
     long instances;              /* annotation instances found */
@@ -107,6 +118,20 @@ int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_e
  * a flow (ph s/f, cat critical_path) per dependency, launch-delay and sync
  * edge of the path.  Written to a temporary name, then renamed. */
 int vp_critpath_overlay(const vp_critpath *cp, const char *in, const char *out, vp_error *err);
+
+/* The same in steps, for a caller that streams the trace itself (summary):
+ * begin, every event of the trace in file order, end; then the critical
+ * path of any window of it, one after the other, each replacing the
+ * last result.  Rows of the whole trace are kept (no window is known while
+ * reading). */
+void vp_critpath_begin(vp_critpath *cp);
+void vp_critpath_feed(vp_critpath *cp, const vp_event *ev);
+void vp_critpath_end(vp_critpath *cp);
+int vp_critpath_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err);
+
+/* The bound_by category with the most time on the path (HTA's order of
+ * names breaks a tie); VP_CP_BOUND_NONE when the path has no time. */
+vp_cp_bound vp_critpath_top_bound(const vp_critpath *cp);
 
 void vp_critpath_free(vp_critpath *cp);
 

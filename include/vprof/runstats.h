@@ -38,6 +38,7 @@ typedef struct vp_run_opts {
     int steps_given;      /* 0: all GPU work counts, in steps or not, and every step */
     int partial;          /* accept truncated traces */
     int progress;
+    int critical_path;    /* each step's critical path (vprof/critpath_steps.h) */
 } vp_run_opts;
 
 typedef struct vp_run vp_run;
@@ -55,7 +56,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 5
+#define VP_RUN_PART_VERSION 6
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -127,6 +128,11 @@ int vp_run_is_ascend(const vp_run *r);
  * or --steps that keep no device work.  Summary says so as a finding and
  * gates on those metrics fail rather than pass on nothing. */
 int vp_run_has_device_work(const vp_run *r);
+
+/* Each step's critical-path verdict, read with vp_run_opts.critical_path
+ * (none without). */
+struct vp_cp_steps;
+const struct vp_cp_steps *vp_run_step_bounds(const vp_run *r);
 /* 1 for a metric of device work: gpu.*, comm.*, kernels.*, memcpy.pct,
  * gemm.*, attention.*, rank.spread_pct. */
 int vp_metric_on_device(const char *name);

@@ -38,8 +38,10 @@ int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_r
 
 /* The N-th event (file order) whose name contains the annotation; the
  * whole trace for an empty annotation. */
-static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err)
+static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, int64_t *idx,
+                       vp_error *err)
 {
+    *idx = -1;
     const char *a = o->annotation ? o->annotation : "";
     cp->instances = 0;
     if (!*a) {
@@ -64,6 +66,7 @@ static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, v
         if (cp->instances++ == o->instance) {
             cp->win_start = r->ts;
             cp->win_end = r->ts + r->dur;
+            *idx = r->idx;
             found = 1;
         }
     }
@@ -289,13 +292,22 @@ static void graph_free(vp_cp_graph *g)
     free(g->seen);
 }
 
-int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_error *err)
+/* The result of a previous window, before the next one. */
+static void clear_result(vp_critpath *cp)
 {
-    memset(cp, 0, sizeof *cp);
-    if (vp_cp_load(cp, path, o->partial, err) != VP_EXIT_OK)
-        return VP_EXIT_INPUT;
-    if (find_window(cp, o, path, err) != 0)
-        return VP_EXIT_INPUT;
+    free(cp->path);
+    free(cp->critical_rows);
+    cp->path = NULL;
+    cp->critical_rows = NULL;
+    cp->npath = cp->path_nodes = cp->ncritical = 0;
+    cp->graph_nodes = cp->graph_edges = cp->nwarn_no_edge = 0;
+    memset(cp->bound_us, 0, sizeof cp->bound_us);
+    cp->total_us = 0;
+}
+
+/* The graph of the window found (win_start..win_end) and its path. */
+static int window_path(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err)
+{
     vp_cp_graph g = {.cp = cp, .o = o};
     size_t n = cp->nrows + 1;
     g.clipped = vp_calloc(n, 1);
@@ -330,8 +342,48 @@ int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_e
     return status;
 }
 
+int vp_critpath_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err)
+{
+    int64_t idx;
+    clear_result(cp);
+    if (find_window(cp, o, path, &idx, err) != 0)
+        return VP_EXIT_INPUT;
+    return window_path(cp, o, path, err);
+}
+
+int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_error *err)
+{
+    memset(cp, 0, sizeof *cp);
+    int64_t idx;
+    if (vp_cp_load(cp, path, o, 0, err) != VP_EXIT_OK)
+        return VP_EXIT_INPUT;
+    if (find_window(cp, o, path, &idx, err) != 0)
+        return VP_EXIT_INPUT;
+    if (cp->pruned && idx != cp->window_idx) {
+        /* HTA's last-step rule left out an instance before the one assumed
+         * while streaming: the window is another; read the trace whole */
+        vp_critpath_free(cp);
+        if (vp_cp_load(cp, path, o, 1, err) != VP_EXIT_OK ||
+            find_window(cp, o, path, &idx, err) != 0)
+            return VP_EXIT_INPUT;
+    }
+    return window_path(cp, o, path, err);
+}
+
+vp_cp_bound vp_critpath_top_bound(const vp_critpath *cp)
+{
+    vp_cp_bound best = VP_CP_BOUND_NONE;
+    for (int b = 1; b < VP_CP_BOUND_COUNT; b++)
+        if (cp->bound_us[b] > cp->bound_us[best] ||
+            (cp->bound_us[b] == cp->bound_us[best] && cp->bound_us[b] > 0 &&
+             strcmp(vp_cp_bound_name((vp_cp_bound)b), vp_cp_bound_name(best)) < 0))
+            best = (vp_cp_bound)b;
+    return best;
+}
+
 void vp_critpath_free(vp_critpath *cp)
 {
+    vp_cp_gpu_cache_free(cp);
     for (size_t i = 0; i < cp->nnames; i++)
         free(cp->names[i]);
     free(cp->names);

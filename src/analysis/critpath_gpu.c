@@ -334,12 +334,37 @@ static int cmp_gpu(const void *a, const void *b)
     return x - y;
 }
 
+/* The queue lengths and the event-record maps are the whole trace's,
+ * whatever the window: made once per trace, kept for the next window
+ * (summary --critical-path asks for every step). */
+typedef struct gpu_cache {
+    int32_t *q;
+    sync_maps m;
+} gpu_cache;
+
+void vp_cp_gpu_cache_free(vp_critpath *cp)
+{
+    gpu_cache *c = cp->gpu_cache;
+    if (!c)
+        return;
+    free(c->q);
+    vp_cp_imap_free(&c->m.record_prev);
+    vp_cp_imap_free(&c->m.wait_next);
+    free(c);
+    cp->gpu_cache = NULL;
+}
+
 void vp_cp_kernel_edges(vp_cp_graph *g)
 {
-    const vp_critpath *cp = g->cp;
-    kernel_pass p = {.g = g};
-    p.q = queue_lengths(cp);
-    event_sync_maps(cp, &p.m);
+    vp_critpath *cp = g->cp;
+    if (!cp->gpu_cache) {
+        gpu_cache *c = vp_calloc(1, sizeof *c);
+        c->q = queue_lengths(cp);
+        event_sync_maps(cp, &c->m);
+        cp->gpu_cache = c;
+    }
+    gpu_cache *c = cp->gpu_cache;
+    kernel_pass p = {.g = g, .q = c->q, .m = c->m};
     vp_cp_imap_init(&p.kernel_sync, cp->nrows);
     int32_t *rows = vp_malloc((cp->nrows + 1) * sizeof *rows);
     size_t n = 0;
@@ -361,7 +386,4 @@ void vp_cp_kernel_edges(vp_cp_graph *g)
     free(rows);
     free(p.last);
     vp_cp_imap_free(&p.kernel_sync);
-    vp_cp_imap_free(&p.m.record_prev);
-    vp_cp_imap_free(&p.m.wait_next);
-    free((void *)p.q);
 }

@@ -52,7 +52,10 @@ typedef struct vp_cp_graph {
 } vp_cp_graph;
 
 uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n);
-int vp_cp_load(vp_critpath *cp, const char *path, int partial, vp_error *err);
+/* whole: keep every row (no window assumed while streaming). */
+int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole, vp_error *err);
+/* A CPU-side ProfilerStep#N row: 1 with N. */
+int vp_cp_is_step(const vp_critpath *cp, const vp_cp_row *r, long *number);
 int vp_cp_is_named(const vp_critpath *cp, const vp_cp_row *r, const char *name);
 int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_row *r);
 
@@ -67,5 +70,6 @@ void vp_cp_runtime_lock_edges(vp_cp_graph *g);
 int vp_cp_shares_lock(const vp_cp_graph *g, int32_t a, int32_t b);
 void vp_cp_call_stack_edges(vp_cp_graph *g);
 void vp_cp_kernel_edges(vp_cp_graph *g);
+void vp_cp_gpu_cache_free(vp_critpath *cp);
 
 #endif

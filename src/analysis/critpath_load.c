@@ -81,10 +81,10 @@ static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
     *dur = (int64_t)end - (int64_t)start;
 }
 
-static void take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
+static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
 {
     if (!ev->has_ts || !ev->has_dur || !ev->cat.p || vp_json_str_eq(ev->cat, "Trace"))
-        return;
+        return NULL;
     if (cp->nrows == *cap) {
         *cap = *cap ? *cap * 2 : 4096;
         cp->rows = vp_realloc(cp->rows, *cap * sizeof *cp->rows);
@@ -108,6 +108,7 @@ static void take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
     r->partner = -1;
     r->name = vp_cp_intern(cp, ev->name.p, ev->name.n);
     r->cat = vp_cp_intern(cp, ev->cat.p, ev->cat.n);
+    return r;
 }
 
 /* int64 -> row map, open addressing (correlation ids). */
@@ -222,6 +223,8 @@ static void drop_last_step(vp_critpath *cp)
     for (size_t i = 0; i < cp->nrows; i++)
         if (!gpu_side(cp, &cp->rows[i]) && cp->rows[i].ts < last)
             vp_cp_imap_put(&kept, cp->rows[i].corr, 1);
+    if (cp->pruned && cp->pruned_min_ts < last)   /* pruned rows are CPU side, without an id */
+        vp_cp_imap_put(&kept, -1, 1);
     int32_t *to = vp_malloc((cp->nrows + 1) * sizeof *to);
     size_t n = 0;
     for (size_t i = 0; i < cp->nrows; i++) {
@@ -242,23 +245,118 @@ static void drop_last_step(vp_critpath *cp)
     vp_cp_imap_free(&kept);
 }
 
-int vp_cp_load(vp_critpath *cp, const char *path, int partial, vp_error *err)
+/* What the window needs while streaming.  Before the annotation's N-th
+ * instance (file order) is read, every row is kept; once it is, the rows
+ * read so far and every later row are kept only when the window may need
+ * them: a row in the window's time span, a row with a correlation id (a
+ * launch, kernel or sync links into the window from anywhere in the
+ * trace, and HTA's queue length and event-record lookups run over the
+ * whole trace), a GPU-side or Stream Wait Event row (HTA clips every
+ * one), a ProfilerStep (HTA's last-step rule) and every instance of the
+ * annotation (which one is the N-th is decided after that rule).  What
+ * goes is CPU ops without a correlation outside the window: the bulk of
+ * a trace's events.  vp_critpath_run checks that the window found after
+ * loading is the one assumed here, else reads the trace again whole. */
+typedef struct cp_stream {
+    const char *annotation;   /* "" : the whole trace, nothing pruned */
+    long instance;
+    long seen;                /* instances read so far */
+    int64_t ws, we;           /* the assumed window, us */
+} cp_stream;
+
+static int needed(const vp_critpath *cp, const cp_stream *s, const vp_cp_row *r)
 {
-    vp_trace_opts topts = {.partial = partial, .progress = 1};
+    return r->corr != -1 || (r->ts >= s->ws && r->ts <= s->we) || gpu_side(cp, r) ||
+           is_profiler_step(cp->names[r->name]) || vp_cp_is_named(cp, r, "Stream Wait Event") ||
+           strstr(cp->names[r->name], s->annotation);
+}
+
+static void prune(vp_critpath *cp, const cp_stream *s, size_t from, size_t *cap)
+{
+    size_t n = from;
+    for (size_t i = from; i < cp->nrows; i++) {
+        if (needed(cp, s, &cp->rows[i])) {
+            cp->rows[n++] = cp->rows[i];
+        } else {
+            if (cp->pruned == 0 || cp->rows[i].ts < cp->pruned_min_ts)
+                cp->pruned_min_ts = cp->rows[i].ts;
+            cp->pruned++;
+        }
+    }
+    cp->nrows = n;
+    if (*cap > 4096 && n < *cap / 4) {   /* give the pages back */
+        *cap = n * 2 > 4096 ? n * 2 : 4096;
+        cp->rows = vp_realloc(cp->rows, *cap * sizeof *cp->rows);
+    }
+}
+
+/* One row just appended: counts an instance of the annotation, and once
+ * the assumed window is known drops what it does not need. */
+static void stream_row(vp_critpath *cp, cp_stream *s, size_t *cap)
+{
+    const vp_cp_row *r = &cp->rows[cp->nrows - 1];
+    if (!*s->annotation)
+        return;
+    if (s->seen <= s->instance && strstr(cp->names[r->name], s->annotation)) {
+        if (s->seen++ == s->instance) {
+            cp->window_idx = r->idx;
+            s->ws = r->ts;
+            s->we = r->ts + r->dur;
+            prune(cp, s, 0, cap);
+        }
+        return;
+    }
+    if (s->seen > s->instance)
+        prune(cp, s, cp->nrows - 1, cap);
+}
+
+int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole, vp_error *err)
+{
+    vp_trace_opts topts = {.partial = o->partial, .progress = 1};
     vp_trace *t = vp_trace_open(path, &topts, err);
     if (!t)
         return VP_EXIT_INPUT;
-    cp->intern = vp_strmap_new();
+    vp_critpath_begin(cp);
+    cp_stream s = {.annotation = whole || !o->annotation ? "" : o->annotation,
+                   .instance = o->instance};
     vp_event ev;
     int r;
-    int64_t idx = 0;
-    size_t cap = 0;
     while ((r = vp_trace_next(t, &ev, err)) == 1)
-        take(cp, &ev, idx++, &cap);
+        if (take(cp, &ev, cp->next_idx++, &cp->rows_cap)) {
+            cp->nread++;
+            stream_row(cp, &s, &cp->rows_cap);
+        }
     vp_trace_close(t);
     if (r != 0)
         return VP_EXIT_INPUT;
+    vp_critpath_end(cp);
+    return VP_EXIT_OK;
+}
+
+void vp_critpath_begin(vp_critpath *cp)
+{
+    memset(cp, 0, sizeof *cp);
+    cp->intern = vp_strmap_new();
+    cp->window_idx = -1;
+}
+
+void vp_critpath_feed(vp_critpath *cp, const vp_event *ev)
+{
+    if (take(cp, ev, cp->next_idx++, &cp->rows_cap))
+        cp->nread++;
+}
+
+void vp_critpath_end(vp_critpath *cp)
+{
     pair_correlations(cp);
     drop_last_step(cp);
-    return VP_EXIT_OK;
+}
+
+int vp_cp_is_step(const vp_critpath *cp, const vp_cp_row *r, long *number)
+{
+    const char *n = cp->names[r->name];
+    if (gpu_side(cp, r) || r->stream != -1 || !is_profiler_step(n))
+        return 0;
+    *number = strtol(n + 13, NULL, 10);
+    return 1;
 }

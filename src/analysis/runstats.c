@@ -17,6 +17,7 @@
 #include "vprof/ascend_memory.h"
 #include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
+#include "vprof/critpath_steps.h"
 #include "vprof/gpupass.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
@@ -101,6 +102,7 @@ struct vp_run {
     int ascend;              /* a file was an Ascend profile (its tracks were seen) */
     char *untimed;           /* the directory of the first rank read from kernel_details.csv
                               * alone: its steps are Step Ids, without times */
+    vp_cp_steps cps;         /* each step's critical-path verdict (--critical-path) */
 };
 
 void vp_run_set(vp_run *r, const char *name, double value)
@@ -292,6 +294,7 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
 static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
 {
     file_state *f = ctx;
+    vp_cp_steps_feed(&f->r->cps, ev);
     if (gi >= 0) {
         vp_gpu_ev *g = &w->ev[gi];
         if (g->kind == VP_GPU_KERNEL)
@@ -330,8 +333,11 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     vp_trace_pass_opts po = {.partial = o->partial, .no_progress = !o->progress,
                              .range = o->steps_given ? &o->steps : NULL,
                              .position = position, .rank = rank};
+    if (o->critical_path)
+        vp_cp_steps_begin(&r->cps);
     int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
     if (rc == 0) {
+        vp_cp_steps_end(&r->cps, path, p.pass.rank);
         read_device_properties(r, vp_trace_meta(p.pass.trace));
         account(r, &p.w, 1, &f, p.pass.rank, -1, o);
     }
@@ -698,6 +704,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
         vp_put_i64(b, r->devs[i]);
     const char *untimed = r->untimed ? r->untimed : "";
     vp_put_str(b, untimed, strlen(untimed));
+    vp_cp_steps_save(&r->cps, b);   /* version 6 */
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -784,6 +791,7 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         d.bad = 1;
     else if (!d.bad && ulen && !r->untimed)
         r->untimed = vp_strndup(untimed, ulen);
+    vp_cp_steps_merge(&r->cps, &d);
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -803,6 +811,7 @@ void vp_run_free(vp_run *r)
     free(r->rank_ids);
     free(r->devs);
     free(r->untimed);
+    vp_cp_steps_free(&r->cps);
     free(r);
 }
 
@@ -980,6 +989,11 @@ int vp_metric_on_device(const char *name)
 }
 
 /* From the metrics, so that a baseline read back from JSON answers too. */
+const vp_cp_steps *vp_run_step_bounds(const vp_run *r)
+{
+    return &r->cps;
+}
+
 int vp_run_has_device_work(const vp_run *r)
 {
     const vp_metric *span = vp_run_find(r, "gpu.span"), *k = vp_run_find(r, "kernels.count");

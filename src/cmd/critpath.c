@@ -190,8 +190,9 @@ int cmd_critpath(int argc, char **argv)
     }
     if (common.verbose) {
         char msg[256];
-        snprintf(msg, sizeof msg, "%s: %zu events with a duration; graph %zu nodes, %zu edges; "
-                 "%zu kernels without an edge into them", input, cp.nrows, cp.graph_nodes,
+        snprintf(msg, sizeof msg, "%s: %zu events with a duration, %zu kept for the window; graph "
+                 "%zu nodes, %zu edges; %zu kernels without an edge into them", input, cp.nread,
+                 cp.nrows, cp.graph_nodes,
                  cp.graph_edges, cp.nwarn_no_edge);
         vp_verbose_say(msg);
     }

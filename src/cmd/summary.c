@@ -8,6 +8,7 @@
 #include "cmd/cli.h"
 #include "cmd/runopts.h"
 #include "vprof/classify.h"
+#include "vprof/critpath_view.h"
 #include "vprof/findings.h"
 #include "vprof/runstats.h"
 #include "vprof/summary_view.h"
@@ -22,6 +23,7 @@ const vp_table_doc cmd_summary_tables[] = {
     {"memory", "peak memory per device (traces with memory events)"},
     {"mfu", "model FLOPs utilization (with --model)"},
     {"findings", "what to look at, with the rule and its threshold"},
+    {"step_bound", "per rank and step: the bound_by category with the most time on its critical path (--critical-path)"},
     {NULL, NULL},
 };
 
@@ -43,12 +45,18 @@ const char cmd_summary_usage[] =
     "                       prints the names, defaults and meanings\n"
     "  --list-thresholds    print the thresholds and exit\n"
     "  --top N              kernels in the top table (default 5, 0 = all)\n"
+    "  --critical-path      also each step's critical path (HTA's, as vprof\n"
+    "                       critical-path --instance N): the step_bound table says per\n"
+    "                       rank and step which bound_by category has the most time on\n"
+    "                       it (cpu_bound, gpu_compute_bound, ...); keeps a compact row\n"
+    "                       per event of a trace while it is read (docs/summary.md)\n"
     VP_RUN_USAGE
     VP_SCALE_USAGE
     "  -f, --format FMT     table (default), csv, tsv, json, md\n"
     "  -o, --output FILE    write there instead of standard output\n"
     "      --table NAME     metrics (default), run, gpu_time, top_kernels, memory, mfu,\n"
-    "                       findings, or list (what each holds): print that table alone;\n"
+    "                       findings, step_bound, or list (what each holds): print that\n"
+    "                       table alone;\n"
     "                       csv and tsv print one table, the first of these that the output\n"
     "                       has unless --table names one\n"
     "      --full-names     never shorten kernel names in the table format\n"
@@ -63,7 +71,7 @@ const char cmd_summary_usage[] =
     "  vprof summary --model config.json --tokens-per-step 1048576 --seq-len 8192 trace.json.gz\n"
     "  vprof summary -f json run.json.gz > baseline.json\n";
 
-enum { OPT_THRESHOLD = VP_OPT_FIRST_CMD, OPT_LIST_THRESHOLDS };
+enum { OPT_THRESHOLD = VP_OPT_FIRST_CMD, OPT_LIST_THRESHOLDS, OPT_CRITICAL_PATH };
 
 static void wrap(FILE *out, const char *text, int first, int indent, int width)
 {
@@ -124,6 +132,7 @@ int cmd_summary(int argc, char **argv)
         VP_RUN_LONGOPTS,
         {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"list-thresholds", no_argument, 0, OPT_LIST_THRESHOLDS},
+        {"critical-path", no_argument, 0, OPT_CRITICAL_PATH},
         VP_TOP_LONGOPT,
         VP_SCALE_LONGOPTS,
         {0, 0, 0, 0},
@@ -155,6 +164,9 @@ int cmd_summary(int argc, char **argv)
         case OPT_LIST_THRESHOLDS:
             list = 1;
             break;
+        case OPT_CRITICAL_PATH:
+            ro.run.critical_path = 1;
+            break;
         default:
             vp_usage_error("summary", "unexpected option");
             goto out;
@@ -176,13 +188,15 @@ int cmd_summary(int argc, char **argv)
     vp_run *r = vp_run_cli_read(&ro, &common, argv + optind, (size_t)(argc - optind), &status);
     if (!r)
         goto out;
-    vp_table *tables[VP_SUMMARY_TABLES];
+    vp_table *tables[VP_SUMMARY_TABLES + 1];
     /* The table format prints findings as text, and no metrics table:
      * unless --table asks for one of them. */
     int human = common.format == VP_FMT_TABLE && !common.table;
     int metrics = common.format != VP_FMT_TABLE && common.format != VP_FMT_MD;
     size_t nt = vp_summary_tables(r, th, common.top ? common.top : LONG_MAX, !human,
                                   metrics || common.table, tables);
+    if ((tables[nt] = vp_critpath_steps_table(vp_run_step_bounds(r))))
+        nt++;
     status = vp_emit_tables(&common, tables, nt, "vprof.summary/1");
     if (status == VP_EXIT_OK && human)
         status = print_findings(&common, r, th);

@@ -76,6 +76,51 @@ expect_stderr <<'END'
 vprof: amd_trace.json.gz: no event named like 'Nope' (the annotation): no window to analyse
 END
 
+case_ 'a window of a multi-step trace: CPU ops outside it are dropped as read, same path as HTA'
+# HTA f4d0062c (Debian pandas 1.5.3, networkx 2.8.8) on trace_filter rank 0:
+# critical_path_analysis(rank=0, annotation='ProfilerStep', instance_id=0),
+# get_critical_path_breakdown() summed by bound_by: cpu_bound 300492 us,
+# gpu_compute_bound 948, gpu_kernel_kernel_overhead 30,
+# gpu_kernel_launch_overhead 6; 3527 edges.  vprof keeps 2403 of the
+# trace's 4810 events with a duration (-v says so).
+vp critical-path -v -f csv --table summary trace_filter_rank-0.json.gz
+expect_status 0
+expect_stdout <<'END'
+Bound By,Time (ns),Time (%)
+,0,0.00
+cpu_bound,300492000,99.67
+gpu_compute_bound,948000,0.31
+gpu_kernel_kernel_overhead,30000,0.01
+gpu_kernel_launch_overhead,6000,0.00
+END
+expect_stderr_has "4810 events with a duration, 2403 kept for the window"
+vp critical-path -f csv --table path trace_filter_rank-0.json.gz
+expect_status 0
+n=$(wc -l <"$OUT_STDOUT")
+if [ "$n" = 3528 ]; then pass; else fail "path: $n lines, expected 3528 (3527 edges and the header)"; fi
+
+case_ 'the window assumed while streaming is not the one after HTA last-step rule: read again whole'
+# ProfilerStep#2 comes first in the file but is the last step, which HTA
+# leaves out: instance 0 is ProfilerStep#1, whose ops were dropped while
+# #2 was assumed; the second read keeps them.
+cat >"$WORK/reorder.json" <<'END'
+{"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 1000, "dur": 100},
+{"ph": "X", "cat": "cpu_op", "name": "late_op", "pid": 1, "tid": 1, "ts": 1010, "dur": 20},
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+{"ph": "X", "cat": "cpu_op", "name": "early_op", "pid": 1, "tid": 1, "ts": 10, "dur": 50},
+{"ph": "X", "cat": "cpu_op", "name": "early_child", "pid": 1, "tid": 1, "ts": 20, "dur": 30}
+]}
+END
+vp critical-path -f csv --table path "$WORK/reorder.json"
+expect_status 0
+expect_stdout <<'END'
+Step,Event,Name,Type,Duration (ns),Bound By,Begin (us),End (us)
+0,3,early_op,critical_path_operator,10000,cpu_bound,10,20
+1,4,early_child,critical_path_operator,30000,cpu_bound,20,50
+2,3,early_op,critical_path_operator,10000,cpu_bound,50,60
+END
+
 case_ 'bad input: exit 3 naming the file and the offset; usage errors: exit 2'
 printf '{"traceEvents": [{"ph": "X", "name": "a", "ts": 1' >"$WORK/cut.json"
 vp critical-path "$WORK/cut.json"

@@ -1,7 +1,8 @@
 /* Unit tests for src/analysis/critpath*.c: a small step worked by hand
  * through HTA's rules (a launch's lock span, nested ops, a launch-delay
  * edge, a device sync waiting for the kernel), the window's choice and
- * its errors, and data-loading attribution. */
+ * its errors, data-loading attribution, and each step's verdict as
+ * summary --critical-path computes it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,8 @@
 #include <cmocka.h>
 
 #include "vprof/critpath.h"
+#include "vprof/critpath_steps.h"
+#include "vprof/trace.h"
 
 #include "tmppath.h"
 
@@ -87,6 +90,60 @@ static void test_hand_worked_step(void **state)
     vp_critpath_free(&cp);
 }
 
+/* Each step's verdict, the events fed as summary's pass feeds them: step
+ * 0's path is 40 us of k (gpu_compute_bound) of 60, step 1's the 30 us op
+ * (cpu_bound); step 2 is the last, which HTA leaves out. */
+static void test_step_verdicts(void **state)
+{
+    (void)state;
+    vp_cp_steps s;
+    vp_cp_steps_init(&s);
+    vp_cp_steps_begin(&s);
+    vp_error err = {0};
+    vp_trace_opts to = {0};
+    vp_trace *t = vp_trace_open(path, &to, &err);
+    assert_non_null(t);
+    vp_event ev;
+    while (vp_trace_next(t, &ev, &err) == 1)
+        vp_cp_steps_feed(&s, &ev);
+    vp_trace_close(t);
+    vp_cp_steps_end(&s, path, 3);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.refused, 0);
+    assert_int_equal(s.v[0].rank, 3);
+    assert_int_equal(s.v[0].step, 0);
+    assert_int_equal(s.v[0].instance, 0);
+    assert_int_equal(s.v[0].bound, VP_CP_BOUND_GPU_COMPUTE);
+    assert_int_equal(s.v[0].bound_us, 40);
+    assert_int_equal(s.v[0].total_us, 60);
+    assert_int_equal(s.v[1].step, 1);
+    assert_int_equal(s.v[1].instance, 1);
+    assert_int_equal(s.v[1].bound, VP_CP_BOUND_CPU);
+    assert_int_equal(s.v[1].bound_us, 30);
+    assert_int_equal(s.v[1].total_us, 30);
+    /* a partial result gives the same verdicts back */
+    vp_buf b = {0};
+    vp_cp_steps_save(&s, &b);
+    vp_cp_steps m;
+    vp_cp_steps_init(&m);
+    vp_rd d;
+    vp_rd_init(&d, b.data, b.len);
+    vp_cp_steps_merge(&m, &d);
+    assert_true(vp_rd_done(&d));
+    assert_int_equal(m.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(m.v[i].rank, s.v[i].rank);
+        assert_int_equal(m.v[i].step, s.v[i].step);
+        assert_int_equal(m.v[i].instance, s.v[i].instance);
+        assert_int_equal(m.v[i].bound, s.v[i].bound);
+        assert_int_equal(m.v[i].bound_us, s.v[i].bound_us);
+        assert_int_equal(m.v[i].total_us, s.v[i].total_us);
+    }
+    vp_cp_steps_free(&m);
+    free(b.data);
+    vp_cp_steps_free(&s);
+}
+
 static void test_window_errors(void **state)
 {
     (void)state;
@@ -128,6 +185,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_worked_step),
+        cmocka_unit_test(test_step_verdicts),
         cmocka_unit_test(test_window_errors),
         cmocka_unit_test(test_data_loading),
     };
