@@ -26,6 +26,7 @@ typedef struct file_pass {
     size_t n, cap;
     vp_steps *steps;        /* with opts.steps */
     vp_projfile *proj;      /* with opts.project */
+    int quiet;              /* another reader's pass has warned of its steps */
 } file_pass;
 
 void vp_evsum_init(vp_evsum *s, const vp_evsum_opts *o)
@@ -215,9 +216,11 @@ static void end_file(vp_evsum *s, file_pass *fp, vp_trace *t, const char *path, 
 {
     static const char *const none_kept[] = {", so no API call is kept", ", so no copy is kept",
                                             ", so no range is kept"};
-    if (fp->steps)
-        vp_steps_warn_none(fp->steps, vp_steps_select(fp->steps, s->o.steps), vp_trace_name(t),
-                           none_kept[s->o.family], "");
+    if (fp->steps) {
+        size_t chosen = vp_steps_select(fp->steps, s->o.steps);
+        if (!fp->quiet)
+            vp_steps_warn_none(fp->steps, chosen, vp_trace_name(t), none_kept[s->o.family], "");
+    }
     long rank = -1;
     if (s->o.by_rank) {
         vp_rank_source rs;
@@ -257,6 +260,46 @@ int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
     vp_projfile_free(fp.proj);
     free(fp.h);
     return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+}
+
+/* A file that another reader's pass reads (vprof/evsum.h): the same
+ * take_event and end_file as vp_evsum_read, with the steps' warning left
+ * to that pass. */
+struct vp_evsum_file {
+    vp_evsum *s;
+    file_pass fp;
+};
+
+vp_evsum_file *vp_evsum_file_begin(vp_evsum *s)
+{
+    vp_evsum_file *f = vp_calloc(1, sizeof *f);
+    f->s = s;
+    f->fp.steps = s->o.steps ? vp_steps_new() : NULL;
+    f->fp.proj = s->proj ? vp_projfile_new() : NULL;
+    f->fp.quiet = 1;
+    return f;
+}
+
+void vp_evsum_file_observe(void *ctx, const vp_event *ev)
+{
+    vp_evsum_file *f = ctx;
+    take_event(f->s, &f->fp, ev);
+}
+
+void vp_evsum_file_end(vp_evsum_file *f, vp_trace *t, const char *path, size_t position)
+{
+    f->s->nfiles++;
+    end_file(f->s, &f->fp, t, path, position);
+}
+
+void vp_evsum_file_free(vp_evsum_file *f)
+{
+    if (!f)
+        return;
+    vp_steps_free(f->fp.steps);
+    vp_projfile_free(f->fp.proj);
+    free(f->fp.h);
+    free(f);
 }
 
 /* The partial: files, skipped events, strings, then the groups with every
