@@ -17,6 +17,7 @@
 #include "vprof/rangeproj.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
+#include "vprof/trace.h"
 #include "vprof/util.h"
 
 typedef enum vp_evsum_family {
@@ -68,6 +69,19 @@ void vp_evsum_free(vp_evsum *s);
 /* One trace; position: its place among the inputs (its rank when
  * nothing else says).  An exit status, err set when not OK. */
 int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err);
+
+/* One file read by a pass that another reader drives (summary's run
+ * metrics read the api analysis in their own pass): begin, observe every
+ * event (the shape of a vp_trace_pass_fn, ctx being the vp_evsum_file),
+ * end once the trace is read whole, with the driving pass's steps
+ * (selected by the same range as opts.steps; NULL without one) and rank,
+ * free.  The per-event and end-of-file logic is vp_evsum_read's; the
+ * steps' warning is the driving pass's. */
+typedef struct vp_evsum_file vp_evsum_file;
+vp_evsum_file *vp_evsum_file_begin(vp_evsum *s);
+void vp_evsum_file_observe(void *ctx, const vp_event *ev);
+void vp_evsum_file_end(vp_evsum_file *f, vp_steps *steps, long rank);
+void vp_evsum_file_free(vp_evsum_file *f);
 
 /* The operation kind of a memcpy event's name ("Memcpy HtoD (Pageable ->
  * Device)" -> "HtoD"; "Memcpy" alone or no kind -> "other"). */

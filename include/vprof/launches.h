@@ -28,6 +28,7 @@
 #include "vprof/error.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
+#include "vprof/trace.h"
 #include "vprof/util.h"
 
 typedef enum vp_lsort {
@@ -42,6 +43,8 @@ typedef struct vp_launches_opts {
     vp_lsort sort;                  /* which N: largest delay, CPU or GPU time; earliest */
     int partial;                    /* accept truncated traces */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
+    int counts_only;                /* the per-file counts alone: no per-name groups (and,
+                                     * with keep 0, no names): summary's facts */
 } vp_launches_opts;
 
 /* One launch.  api and name index vp_launches.names. */
@@ -94,6 +97,26 @@ void vp_launches_free(vp_launches *l);
 /* One trace (a file is a rank; position: its place among the inputs, the
  * rank when nothing else says).  An exit status, err set when not OK. */
 int vp_launches_read(vp_launches *l, const char *path, size_t position, vp_error *err);
+
+/* One file read by a pass that another reader drives (summary's run
+ * metrics read launches in their own pass): vp_launches_read is begin,
+ * observe every event, end (rank: the file's; steps: the pass's steps,
+ * selected, or NULL for every launch; calls NULL), free.  observe has the
+ * shape of a vp_trace_pass_fn, ctx being the vp_launches_file.
+ *
+ * A pass that parses the events already (vprof/gpuwork.h: its steps
+ * record every launching call, by the same join) gives the GPU events
+ * alone to vp_launches_file_work, with the correlation it read (has_corr
+ * 0: none), and its steps as calls to end: names of calls are then not
+ * kept (counts_only). */
+typedef struct vp_launches_file vp_launches_file;
+vp_launches_file *vp_launches_file_begin(vp_launches *l, const char *path, long position);
+void vp_launches_file_observe(void *ctx, const vp_event *ev);
+void vp_launches_file_work(vp_launches_file *f, const vp_event *ev, int64_t corr, int has_corr);
+void vp_launches_file_end(vp_launches_file *f, long rank, vp_steps *steps,
+                          const vp_steps *calls);
+size_t vp_launches_file_calls(const vp_launches_file *f);   /* distinct launching calls */
+void vp_launches_file_free(vp_launches_file *f);
 
 /* Adds one launch of file (an index into l->files) to the model. */
 void vp_launches_add(vp_launches *l, const vp_launch *x);

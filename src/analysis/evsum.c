@@ -211,6 +211,17 @@ static int in_steps(const vp_evsum *s, vp_steps *steps, const held *h)
     return at >= 0 && vp_steps_window(steps, (size_t)at, &a, &b) == 1;
 }
 
+/* A file's held instances into the groups, once its steps are known
+ * (selected) and its rank told. */
+static void end_file(vp_evsum *s, file_pass *fp, long rank)
+{
+    for (size_t i = 0; i < fp->n; i++)
+        if (!fp->steps || in_steps(s, fp->steps, &fp->h[i]))
+            add_instance(s, fp->h[i].name, fp->h[i].cat, rank, fp->h[i].dur, fp->h[i].bytes);
+    if (fp->proj)
+        vp_projfile_end(fp->proj, s->proj, rank, fp->steps);
+}
+
 int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
 {
     static const char *const none_kept[] = {", so no API call is kept", ", so no copy is kept",
@@ -226,12 +237,7 @@ int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
     if (rc == 0) {
         vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){.no_steps_kept = none_kept[s->o.family]});
         fp.steps = tp.steps;
-        long rank = s->o.by_rank ? tp.rank : -1;
-        for (size_t i = 0; i < fp.n; i++)
-            if (!fp.steps || in_steps(s, fp.steps, &fp.h[i]))
-                add_instance(s, fp.h[i].name, fp.h[i].cat, rank, fp.h[i].dur, fp.h[i].bytes);
-        if (fp.proj)
-            vp_projfile_end(fp.proj, s->proj, rank, fp.steps);
+        end_file(s, &fp, s->o.by_rank ? tp.rank : -1);
         vp_trace_pass_say(s->o.say, "%s: read %llu events", vp_trace_name(tp.trace),
                           (unsigned long long)vp_trace_get_stats(tp.trace)->events);
     }
@@ -239,6 +245,45 @@ int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
     vp_projfile_free(fp.proj);
     free(fp.h);
     return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+}
+
+/* A file that another reader's pass reads (vprof/evsum.h): the same
+ * take_event and end_file as vp_evsum_read; the steps, their selection
+ * and their warning are that pass's. */
+struct vp_evsum_file {
+    file_pass fp;
+};
+
+vp_evsum_file *vp_evsum_file_begin(vp_evsum *s)
+{
+    vp_evsum_file *f = vp_calloc(1, sizeof *f);
+    f->fp.s = s;
+    f->fp.hold = s->o.steps || s->o.by_rank;
+    f->fp.proj = s->proj ? vp_projfile_new() : NULL;
+    return f;
+}
+
+void vp_evsum_file_observe(void *ctx, const vp_event *ev)
+{
+    vp_evsum_file *f = ctx;
+    take_event(&f->fp, ev);
+}
+
+void vp_evsum_file_end(vp_evsum_file *f, vp_steps *steps, long rank)
+{
+    vp_evsum *s = f->fp.s;
+    s->nfiles++;
+    f->fp.steps = s->o.steps ? steps : NULL;
+    end_file(s, &f->fp, s->o.by_rank ? rank : -1);
+}
+
+void vp_evsum_file_free(vp_evsum_file *f)
+{
+    if (!f)
+        return;
+    vp_projfile_free(f->fp.proj);
+    free(f->fp.h);
+    free(f);
 }
 
 /* The partial: files, skipped events, strings, then the groups with every

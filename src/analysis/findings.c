@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/callfind.h"
 #include "vprof/findings.h"
 #include "vprof/util.h"
 
@@ -16,6 +17,8 @@ static const vp_threshold defaults[] = {
     {"short_kernels", 50, "kernels shorter than their launch call above this share (%)"},
     {"rank_spread", 10, "compute time of the ranks spread above this share of its median (%)"},
     {"mfu", 0.40, "MFU below this (0..1; needs --model)"},
+    {"launch_bound", 30, "launch-bound launches (short work the GPU waited for) above this share (%)"},
+    {"api_share", 40, "one non-launch runtime API call above this share of API time (%)"},
     {NULL, 0, NULL},
 };
 
@@ -110,6 +113,15 @@ static vp_finding *fp32_gemm_finding(const vp_run *r, double share, vp_finding *
                  "%d.%d: no BF16 tensor cores)", share, dev, major, minor);
     }
     return f;
+}
+
+/* launch_bound and api_share (vprof/callfind.h): last, from the launches
+ * and api analyses that the run's pass fed. */
+static size_t call_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t n,
+                            size_t max)
+{
+    vp_call_facts c;
+    return vp_run_call_facts(r, &c) == 0 ? vp_call_findings(&c, th, out, n, max) : n;
 }
 
 size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max)
@@ -239,5 +251,5 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
         snprintf(f->evidence, sizeof f->evidence, "MFU %.1f%% (%.1f TFLOP/s per %s)", a * 100, b,
                  dev);
     }
-    return n;
+    return call_findings(r, th, out, n, max);
 }

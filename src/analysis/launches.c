@@ -173,7 +173,7 @@ void vp_launches_add(vp_launches *l, const vp_launch *x)
     f->delay_total += x->delay;
     if (x->delay > f->delay_max)
         f->delay_max = x->delay;
-    if (x->kind == VP_GPU_KERNEL) {
+    if (x->kind == VP_GPU_KERNEL && !l->o.counts_only) {
         int64_t queue = x->gpu_ts - (x->cpu_ts + x->cpu_dur);
         int64_t past = queue + x->gpu_dur;   /* the kernel's end after the call's */
         vp_lgroup *g = vp_launches_group(l, x->api, x->name);
@@ -190,30 +190,37 @@ typedef struct gpu_work {
     uint32_t name, kind;
 } gpu_work;
 
-typedef struct pass {
+struct vp_launches_file {
     vp_launches *l;
     size_t file;
     vp_corrjoin *calls;
-    vp_steps *steps;   /* the trace pass's, with --steps */
     gpu_work *work;
     size_t nwork, cap_work;
-} pass;
+};
 
-static void take_event(void *ctx, const vp_event *ev)
+vp_launches_file *vp_launches_file_begin(vp_launches *l, const char *path, long position)
 {
-    pass *p = ctx;
-    int64_t corr;
-    if (vp_launch_correlation(ev, &corr)) {
-        vp_launch_call c = {ev->ts, ev->has_dur ? ev->dur : 0,
-                            vp_launches_intern(p->l, ev->name.p, ev->name.n)};
-        vp_corrjoin_call(p->calls, corr, &c);
-        return;
-    }
+    vp_launches_file *p = vp_calloc(1, sizeof *p);
+    p->l = l;
+    p->file = vp_launches_new_file(l, path, position);
+    p->calls = vp_corrjoin_new();
+    return p;
+}
+
+/* A name for a row or a group; none is kept when neither is (summary's
+ * counts), which saves a hash lookup an event. */
+static uint32_t name_of(vp_launches *l, vp_span s)
+{
+    return l->o.counts_only && l->o.keep == 0 ? UINT32_MAX : vp_launches_intern(l, s.p, s.n);
+}
+
+void vp_launches_file_work(vp_launches_file *p, const vp_event *ev, int64_t corr, int has_corr)
+{
     vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
     if (ev->ph != 'X' || !ev->has_ts || !ev->has_dur ||
         (kind != VP_GPU_KERNEL && kind != VP_GPU_MEMCPY && kind != VP_GPU_MEMSET))
         return;
-    if (!vp_gpu_correlation(ev, &corr)) {
+    if (!has_corr) {
         p->l->files[p->file].unlaunched++;
         return;
     }
@@ -221,21 +228,45 @@ static void take_event(void *ctx, const vp_event *ev)
         p->cap_work = p->cap_work ? p->cap_work * 2 : 4096;
         p->work = vp_realloc(p->work, p->cap_work * sizeof *p->work);
     }
-    p->work[p->nwork++] = (gpu_work){corr, ev->ts, ev->dur,
-                                     vp_launches_intern(p->l, ev->name.p, ev->name.n), kind};
+    p->work[p->nwork++] = (gpu_work){corr, ev->ts, ev->dur, name_of(p->l, ev->name), kind};
 }
 
-static void join(pass *p)
+void vp_launches_file_observe(void *ctx, const vp_event *ev)
+{
+    vp_launches_file *p = ctx;
+    int64_t corr;
+    if (vp_launch_correlation(ev, &corr)) {
+        vp_launch_call c = {ev->ts, ev->has_dur ? ev->dur : 0, name_of(p->l, ev->name)};
+        vp_corrjoin_call(p->calls, corr, &c);
+        return;
+    }
+    if (vp_gpu_kind_of(ev->cat) != VP_GPU_NONE)
+        vp_launches_file_work(p, ev, corr, vp_gpu_correlation(ev, &corr));
+}
+
+/* The call that launched corr: from the file's own join, or from the
+ * steps that recorded the calls (the same join, without names). */
+static int launcher(const vp_launches_file *p, const vp_steps *calls, int64_t corr,
+                    vp_launch_call *c)
+{
+    if (!calls)
+        return vp_corrjoin_launcher(p->calls, corr, c);
+    c->api = UINT32_MAX;
+    return vp_steps_launch(calls, corr, &c->ts, &c->dur);
+}
+
+void vp_launches_file_end(vp_launches_file *p, long rank, vp_steps *steps, const vp_steps *calls)
 {
     vp_launches *l = p->l;
+    l->files[p->file].rank = rank;
     for (size_t i = 0; i < p->nwork; i++) {
         const gpu_work *w = &p->work[i];
         vp_launch_call c;
-        if (!vp_corrjoin_launcher(p->calls, w->corr, &c)) {
+        if (!launcher(p, calls, w->corr, &c)) {
             l->files[p->file].unlaunched++;
             continue;
         }
-        if (p->steps && !vp_steps_selected(p->steps, w->corr))
+        if (steps && !vp_steps_selected(steps, w->corr))
             continue;
         int64_t delay = w->ts - (c.ts + c.dur);
         vp_launch x = {
@@ -247,30 +278,40 @@ static void join(pass *p)
     }
 }
 
+size_t vp_launches_file_calls(const vp_launches_file *p)
+{
+    return vp_corrjoin_calls(p->calls);
+}
+
+void vp_launches_file_free(vp_launches_file *p)
+{
+    if (!p)
+        return;
+    free(p->work);
+    vp_corrjoin_free(p->calls);
+    free(p);
+}
+
 int vp_launches_read(vp_launches *l, const char *path, size_t position, vp_error *err)
 {
     vp_trace_pass tp;
     vp_trace_pass_opts o = {.partial = l->o.partial, .range = l->o.steps,
                             .position = (long)position, .rank = -1};
-    pass p = {.l = l, .file = vp_launches_new_file(l, path, (long)position)};
-    p.calls = vp_corrjoin_new();
-    int rc = vp_trace_pass_read(&tp, path, &o, take_event, &p, err);
+    vp_launches_file *p = vp_launches_file_begin(l, path, (long)position);
+    int rc = vp_trace_pass_read(&tp, path, &o, vp_launches_file_observe, p, err);
     if (rc == 0) {
-        vp_lfile *f = &l->files[p.file];
-        f->rank = tp.rank;
         vp_trace_pass_warn(&tp,
                            &(vp_trace_pass_warnings){.no_steps_kept = ", so no launch is kept"});
-        p.steps = tp.steps;
-        join(&p);
+        vp_launches_file_end(p, tp.rank, tp.steps, NULL);
+        const vp_lfile *f = &l->files[p->file];
         vp_trace_pass_say(l->o.say,
                           "%s: rank %ld (from %s); %zu launching calls, %lld launches, %lld GPU "
                           "events without a launching call",
                           vp_trace_name(tp.trace), f->rank, vp_rank_source_name(tp.rank_from),
-                          vp_corrjoin_calls(p.calls), (long long)f->launches,
+                          vp_launches_file_calls(p), (long long)f->launches,
                           (long long)f->unlaunched);
     }
-    free(p.work);
-    vp_corrjoin_free(p.calls);
+    vp_launches_file_free(p);
     vp_trace_pass_close(&tp);
     return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }

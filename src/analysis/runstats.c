@@ -11,13 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vprof/ascend_csvwork.h"
-#include "vprof/ascend_db.h"
+#include "analysis/runstats_int.h"
 #include "vprof/ascend_files.h"
-#include "vprof/ascend_memory.h"
 #include "vprof/ascend_tracks.h"
 #include "vprof/classify.h"
-#include "vprof/critpath_steps.h"
 #include "vprof/gpupass.h"
 #include "vprof/gpuwork.h"
 #include "vprof/intervals.h"
@@ -63,6 +60,8 @@ static const vp_metric catalogue[] = {
     {"rank.spread_pct", 0, VP_COL_PERCENT, +1, "(most - least) / median compute time over ranks"},
     {"memory.peak_allocated", 0, VP_COL_BYTES, +1, "highest Total Allocated of any GPU in [memory] events"},
     {"memory.peak_reserved", 0, VP_COL_BYTES, +1, "highest Total Reserved of any GPU in [memory] events"},
+    {"launches.bound_pct", 0, VP_COL_PERCENT, +1, "launch-bound launches (GPU work shorter than its call, started within the call's duration of its end) / launches, as vprof launches' Launch-Bound"},
+    {"api.top_pct", 0, VP_COL_PERCENT, +1, "the runtime API call with the most time that launches nothing: its share of all API time, vprof api's Time (%)"},
     {"mfu", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), full-square attention (--model)"},
     {"mfu.causal", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), causal attention (--model)"},
     {"tflops", 0, VP_COL_RATIO, -1, "achieved model TFLOP/s per GPU, full-square attention (--model)"},
@@ -75,35 +74,6 @@ const vp_metric *vp_run_metric_catalogue(void)
 }
 
 
-struct vp_run {
-    vp_metric *m;
-    size_t nm;
-    vp_kernels km;           /* per-name totals, as vprof kernels groups them */
-    vp_kernel_total *k;      /* after vp_run_finish: km's, sorted */
-    size_t nk;
-    vp_step_times steps;     /* selected steps, the longest rank's time each */
-    double mfu_step;         /* after vp_run_finish: vp_mfu_step_median */
-    long world;              /* the largest distributedInfo.world_size, 0: none */
-    char device[128];
-    int listed;              /* the entries of that trace's deviceProperties */
-    long *devs;              /* (rank, device id) pairs that ran GPU work, flat, distinct */
-    size_t ndevs;
-    int cc_major, cc_minor;  /* the first device's compute capability; -1: unknown */
-    long schema;             /* the first trace's schemaVersion, 0: none */
-    int dp_seen;             /* a file had deviceProperties while device was "" */
-    /* sums over ranks */
-    int64_t span, busy, compute, comm, overlap, exposed, memory;
-    int64_t step_wall, data, kernels, short_kernels, syncs, sync_time;
-    int64_t *rank_compute;
-    long *rank_ids;          /* per file: distributedInfo.rank, the file name, or position */
-    size_t nranks;
-    int have_mem;
-    int64_t peak_alloc, peak_reserved;
-    int ascend;              /* a file was an Ascend profile (its tracks were seen) */
-    char *untimed;           /* the directory of the first rank read from kernel_details.csv
-                              * alone: its steps are Step Ids, without times */
-    vp_cp_steps cps;         /* each step's critical-path verdict (--critical-path) */
-};
 
 void vp_run_set(vp_run *r, const char *name, double value)
 {
@@ -122,7 +92,7 @@ void vp_run_set(vp_run *r, const char *name, double value)
     abort();  /* a name missing from the catalogue is a bug */
 }
 
-static uint32_t kernel_index(vp_run *r, const vp_span name, int cls)
+uint32_t vp_run_kernel_index(vp_run *r, vp_span name, int cls)
 {
     return vp_kernels_name(&r->km, name.p, name.n, (vp_kclass)cls, VP_GPU_KERNEL);
 }
@@ -134,7 +104,7 @@ static vp_kgroup *kernel_group(vp_run *r, uint32_t name)
     return &r->km.groups[gi];
 }
 
-static void add_step(vp_run *r, long number, int64_t dur)
+void vp_run_add_step(vp_run *r, long number, int64_t dur)
 {
     vp_step_times_add(&r->steps, number, dur, 1);
 }
@@ -161,6 +131,7 @@ static int is_sync_call(const vp_event *ev)
            span_is(ev->name, "cudaEventSynchronize") || span_is(ev->name, "cudaMemcpy");
 }
 
+
 /* What a file's pass keeps besides its GPU work (vp_gpu_pass). */
 typedef struct file_state {
     vp_run *r;
@@ -168,6 +139,7 @@ typedef struct file_state {
     vp_ivset data;
     int64_t *syncs;          /* start, duration of each blocking call */
     size_t nsync, capsync;
+    vp_run_calls_file *calls;   /* the launches and api analyses of the same pass */
 } file_state;
 
 static void read_device_properties(vp_run *r, const cJSON *meta)
@@ -230,7 +202,7 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
         int64_t a, b;
         if (vp_steps_window(w->steps, i, &a, &b) != 1)
             continue;
-        add_step(r, vp_steps_number(w->steps, i), b - a);
+        vp_run_add_step(r, vp_steps_number(w->steps, i), b - a);
         r->step_wall += b - a;
         r->data += vp_ivset_measure_in(&f->data, a, b);
     }
@@ -295,10 +267,12 @@ static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
 {
     file_state *f = ctx;
     vp_cp_steps_feed(&f->r->cps, ev);
+    if (f->calls)
+        vp_run_calls_observe(f->calls, gi >= 0 ? &w->ev[gi] : NULL, ev);
     if (gi >= 0) {
         vp_gpu_ev *g = &w->ev[gi];
         if (g->kind == VP_GPU_KERNEL)
-            g->aux = kernel_index(f->r, ev->name, g->cls);
+            g->aux = vp_run_kernel_index(f->r, ev->name, g->cls);
         return;
     }
     if (ev->ph == 'i' || ev->ph == 'I') {
@@ -319,9 +293,7 @@ static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
     }
 }
 
-/* One trace; rank: its rank when the caller knows it (an Ascend rank
- * directory), else -1 and the trace says. */
-static int add_trace(vp_run *r, const char *path, long position, long rank,
+int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
                      const vp_run_opts *o, vp_error *err)
 {
     file_state f;
@@ -329,6 +301,7 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     f.r = r;
     f.mem = vp_memevents_new(0);
     vp_ivset_init(&f.data);
+    f.calls = vp_run_calls_begin(&r->calls, path, position, o);
     vp_gpu_pass p;
     vp_trace_pass_opts po = {.partial = o->partial, .no_progress = !o->progress,
                              .range = o->steps_given ? &o->steps : NULL,
@@ -340,6 +313,10 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
         vp_cp_steps_end(&r->cps, path, p.pass.rank);
         read_device_properties(r, vp_trace_meta(p.pass.trace));
         account(r, &p.w, 1, &f, p.pass.rank, -1, o);
+        /* account selected the steps */
+        vp_run_calls_end(f.calls, p.pass.rank, o->steps_given ? p.w.steps : NULL, p.w.steps);
+    } else {
+        vp_run_calls_free_file(f.calls);
     }
     vp_gpu_pass_close(&p);
     vp_memevents_free(f.mem);
@@ -348,151 +325,28 @@ static int add_trace(vp_run *r, const char *path, long position, long rank,
     return rc;
 }
 
-/* An SQLite export (msprof_*.db, ascend_pytorch_profiler_N.db): each
- * device's tasks and HCCL operations, with their names (STRING_IDS), as
- * a trace's; steps from STEP_TIME.  A DB of several devices gives each
- * device as a rank, as steps and comm do. */
-typedef struct db_ctx {
-    vp_run *r;
-    long rank;
-    const vp_run_opts *o;
-} db_ctx;
-
-static void add_db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork *w,
-                          const char *const *names)
+void vp_run_account_work(vp_run *r, vp_gpuwork *w, int resolved, long rank, long device,
+                         const vp_run_opts *o)
 {
-    db_ctx *c = ctx;
     file_state f;
     memset(&f, 0, sizeof f);
-    f.r = c->r;
+    f.r = r;
     f.mem = vp_memevents_new(0);
     vp_ivset_init(&f.data);
-    for (size_t i = 0; i < w->n; i++) {
-        vp_gpu_ev *g = &w->ev[i];
-        if (g->kind == VP_GPU_KERNEL)
-            g->aux = kernel_index(c->r, (vp_span){names[i], strlen(names[i])}, g->cls);
-    }
-    account(c->r, w, 0, &f, ndevices > 1 ? (long)device : c->rank, device, c->o);
+    account(r, w, resolved, &f, rank, device, o);
     vp_memevents_free(f.mem);
     vp_ivset_free(&f.data);
-}
-
-static int add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, vp_error *err)
-{
-    db_ctx c = {r, rank, o};
-    r->ascend = 1;
-    return vp_asc_db_work(path, add_db_device, &c, err);
-}
-
-/* A rank directory with neither trace_view.json nor a DB export: its
- * kernel_details.csv's tasks as its device work (vprof/ascend_csvwork.h),
- * its Step Ids as its steps, which have no time. */
-static int add_csv(vp_run *r, const vp_asc_rank *k, const vp_run_opts *o, vp_error *err)
-{
-    const char *path = k->files[VP_ASC_KERNELS];
-    vp_asc_csv_work c;
-    int rc = vp_asc_csv_work_read(path, o->steps_given ? &o->steps : NULL, &c, err);
-    if (rc == 0) {
-        vp_gpuwork *w = &c.w;
-        for (size_t i = 0; i < w->n; i++)
-            if (w->ev[i].kind == VP_GPU_KERNEL)
-                w->ev[i].aux = kernel_index(r, (vp_span){c.names[i], strlen(c.names[i])},
-                                            w->ev[i].cls);
-        file_state f;
-        memset(&f, 0, sizeof f);
-        f.r = r;
-        f.mem = vp_memevents_new(0);
-        vp_ivset_init(&f.data);
-        account(r, w, 1, &f, k->rank, 0, o);
-        vp_memevents_free(f.mem);
-        vp_ivset_free(&f.data);
-        for (size_t i = 0; i < c.nsteps; i++)
-            add_step(r, c.steps[i], 0);
-        if (!r->untimed)
-            r->untimed = vp_strdup(k->dir);
-        if (c.no_start)
-            vp_warn("%s: %llu tasks without a Start Time were left out", path,
-                    (unsigned long long)c.no_start);
-        if (c.skipped)
-            vp_warn("%s: %llu rows without a duration were skipped", path,
-                    (unsigned long long)c.skipped);
-    }
-    vp_asc_csv_work_free(&c);
-    return rc;
-}
-
-/* torch_npu's caching allocator (PTA in memory_record.csv) is what the
- * [memory] events of a CUDA trace describe: its peaks are the run's. */
-static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
-{
-    vp_asc_mem m = {0};
-    if (vp_asc_read_memory(path, &m, err) != 0) {
-        vp_asc_mem_free(&m);
-        return -1;
-    }
-    for (size_t i = 0; i < m.n; i++) {
-        const vp_asc_mem_series *s = &m.s[i];
-        if (strcmp(s->component, "PTA") != 0 || !s->n)
-            continue;
-        r->have_mem = 1;
-        int64_t a = s->p[s->peak_alloc].allocated, v = s->p[s->peak_reserved].reserved;
-        if (a > r->peak_alloc)
-            r->peak_alloc = a;
-        if (v > r->peak_reserved)
-            r->peak_reserved = v;
-    }
-    vp_asc_mem_free(&m);
-    return 0;
-}
-
-/* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*): each
- * rank's trace_view.json (msprof_*.json), else its DB export, else its
- * kernel_details.csv, with its rank, and its memory_record.csv where
- * there is one: the files kernels, steps and memory read. */
-static int add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
-{
-    vp_asc_run run;
-    if (vp_asc_scan(path, &run, err) != 0)
-        return -1;
-    int rc = 0;
-    if (run.n == 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
-                                         "rank's trace_view.json or kernel_details.csv)",
-                     path);
-        rc = -1;
-    }
-    for (size_t i = 0; i < run.n && rc == 0; i++) {
-        const vp_asc_rank *k = &run.ranks[i];
-        if (k->files[VP_ASC_TRACE]) {
-            rc = add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
-        } else if (k->files[VP_ASC_DB]) {
-            rc = add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
-        } else if (k->files[VP_ASC_KERNELS]) {
-            rc = add_csv(r, k, o, err);
-        } else {
-            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json), DB export "
-                                             "nor kernel_details.csv (op_summary_*.csv): a run's "
-                                             "metrics are read from the device tasks",
-                         k->dir);
-            rc = -1;
-            break;
-        }
-        if (rc == 0 && k->files[VP_ASC_MEMORY_RECORD])
-            rc = add_npu_memory(r, k->files[VP_ASC_MEMORY_RECORD], err);
-    }
-    r->ascend = 1;
-    vp_asc_run_free(&run);
-    return rc;
+    r->calls.unread++;
 }
 
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err)
 {
     if (vp_asc_is_dir(path))
-        return add_ascend_dir(r, path, o, err);
+        return vp_run_add_ascend_dir(r, path, o, err);
     if (strcmp(path, "-") != 0 && vp_asc_sniff(path) == VP_ASC_DB)
-        return add_db(r, path, position, o, err);
-    return add_trace(r, path, position, -1, o, err);
+        return vp_run_add_db(r, path, position, o, err);
+    return vp_run_add_trace(r, path, position, -1, o, err);
 }
 
 int vp_run_is_ascend(const vp_run *r)
@@ -632,6 +486,7 @@ void vp_run_finish(vp_run *r)
         vp_run_set(r, "memory.peak_allocated", (double)r->peak_alloc);
         vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
     }
+    vp_run_calls_finish(r);
     if (r->nk)
         qsort(r->k, r->nk, sizeof *r->k, cmp_kernel);
     if (r->steps.n)
@@ -644,6 +499,7 @@ vp_run *vp_run_new(void)
     r->cc_major = r->cc_minor = -1;
     vp_kernels_opts ko = {.kinds = 1u << VP_GPU_KERNEL, .by_name = 1};
     vp_kernels_init(&r->km, &ko);
+    vp_run_calls_init(&r->calls);
     return r;
 }
 
@@ -705,6 +561,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     const char *untimed = r->untimed ? r->untimed : "";
     vp_put_str(b, untimed, strlen(untimed));
     vp_cp_steps_save(&r->cps, b);   /* version 6 */
+    vp_run_calls_save(&r->calls, b);   /* version 7 */
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -723,7 +580,7 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
             d.bad = 1;
             break;
         }
-        vp_kgroup *g = kernel_group(r, kernel_index(r, name, (int)(cls & 0xff)));
+        vp_kgroup *g = kernel_group(r, vp_run_kernel_index(r, name, (int)(cls & 0xff)));
         add_amount(&d, &g->agg_total, total);
         add_amount(&d, &g->agg_n, count);
     }
@@ -734,7 +591,7 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         if (dur < 0)
             d.bad = 1;
         else
-            add_step(r, number, dur);
+            vp_run_add_step(r, number, dur);
     }
     size_t len;
     const char *dev = vp_get_str(&d, &len);
@@ -792,6 +649,8 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
     else if (!d.bad && ulen && !r->untimed)
         r->untimed = vp_strndup(untimed, ulen);
     vp_cp_steps_merge(&r->cps, &d);
+    if (!d.bad)
+        vp_run_calls_merge(&r->calls, &d, err);
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -812,6 +671,7 @@ void vp_run_free(vp_run *r)
     free(r->devs);
     free(r->untimed);
     vp_cp_steps_free(&r->cps);
+    vp_run_calls_free(&r->calls);
     free(r);
 }
 

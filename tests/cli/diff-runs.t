@@ -104,6 +104,7 @@ sync.step_pct          0.00%    0.00%    0.00 pp          -
 gemm.fp32_pct          33.33%   33.33%   0.00 pp          -
 attention.pct          0.00%    0.00%    0.00 pp          -
 attention.flash        0        0        0                -
+launches.bound_pct     0.00%    0.00%    0.00 pp          -
 note: Delta: new - base, in percentage points (pp) for a percentage; Relative: of the base value, none for a percentage
 END
 expect_stderr <<'END'
@@ -167,6 +168,7 @@ sync.step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 gemm.fp32_pct,33.333333,33.333333,0.000000,,percent (Delta: points)
 attention.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 attention.flash,0.000000,0.000000,0.000000,,count
+launches.bound_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 END
 
 case_ 'diff: the same run twice differs in nothing and warns of nothing'
@@ -235,6 +237,7 @@ gemm.fp32_pct,33.333333,33.333333,0.000000,,percent (Delta: points)
 attention.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 attention.flash,0.000000,0.000000,0.000000,,count
 rank.spread_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+launches.bound_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 END
 
 case_ 'summary partials keep the compute capability: reduce gives the same advice'

@@ -53,6 +53,8 @@ sync.time,0.000000,0.000000,0.000000,,ns
 sync.step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 attention.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 attention.flash,0.000000,0.000000,0.000000,,count
+launches.bound_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
+api.top_pct,96.357616,96.357616,0.000000,,percent (Delta: points)
 END
 expect_stderr <<'END'
 END

@@ -112,6 +112,12 @@ note: shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; 
              cudaMemcpy) inside the steps
    try: remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log
         asynchronously
+3. launch-bound: the GPU waits for short work to be launched [launch_bound]
+   evidence: 3 of 5 launches in the traces (60.0%) ran shorter on the GPU than their call took and
+             started within one call's time of it: the GPU had nothing queued (vprof launches:
+             Launch-Bound); 3 ran shorter than their call (Short GPU Work)
+   try: fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches keep ahead of
+        the GPU; and what holds the launching thread (syncs, Python overhead)
 END
 expect_stderr <<'END'
 END
@@ -208,6 +214,8 @@ fp32_gemm      10     FP32 GEMMs above this share of GEMM time (%)
 short_kernels  50     kernels shorter than their launch call above this share (%)
 rank_spread    10     compute time of the ranks spread above this share of its median (%)
 mfu            0.4    MFU below this (0..1; needs --model)
+launch_bound   30     launch-bound launches (short work the GPU waited for) above this share (%)
+api_share      40     one non-launch runtime API call above this share of API time (%)
 END
 expect_stderr <<'END'
 END
@@ -228,8 +236,53 @@ cd "$DATA/hta"
 vp summary -f json --top 1 event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
-{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",1,1,1,3154000,3154000,3154000]],"notes":["GPUs: the devices that ran GPU work; the first trace's deviceProperties lists 8"]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","48.0 us blocked in syncs, 1.5% of the steps' wall time: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",1,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["sync.time",48000,"ns"],["sync.step_pct",1.5218769816106532,"percent"],["attention.pct",0,"percent"],["attention.flash",0,"count"]],"notes":[]}}}
+{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",1,1,1,3154000,3154000,3154000]],"notes":["GPUs: the devices that ran GPU work; the first trace's deviceProperties lists 8"]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","48.0 us blocked in syncs, 1.5% of the steps' wall time: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"],["launch_bound","launch-bound: the GPU waits for short work to be launched","3 of 5 launches in the traces (60.0%) ran shorter on the GPU than their call took and started within one call's time of it: the GPU had nothing queued (vprof launches: Launch-Bound); 3 ran shorter than their call (Short GPU Work)","fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches keep ahead of the GPU; and what holds the launching thread (syncs, Python overhead)"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",1,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["sync.time",48000,"ns"],["sync.step_pct",1.5218769816106532,"percent"],["attention.pct",0,"percent"],["attention.flash",0,"count"],["launches.bound_pct",60,"percent"],["api.top_pct",21.656050955414013,"percent"]],"notes":[]}}}
 END
 expect_stderr <<'END'
 END
 
+case_ 'launch_bound and api_share quote vprof launches and vprof api, from the one pass'
+cd "$DATA/hta"
+for steps in "" "--steps 552"; do
+    for f in trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz; do
+        # shellcheck disable=SC2086
+        vp summary -f csv --table findings --threshold launch_bound=0 --threshold api_share=0 $steps $f
+        expect_status 0
+        cp "$OUT_STDOUT" "$WORK/findings"
+        # shellcheck disable=SC2086
+        vp summary -f csv --table metrics $steps $f
+        cp "$OUT_STDOUT" "$WORK/metrics"
+        # shellcheck disable=SC2086
+        vp launches -f csv --table launch_summary $steps $f
+        # Launches is column 1, Short GPU Work 4, Launch-Bound 10
+        awk -F, 'NR == 2 { printf "%s of %s launches", $10, $1 }' "$OUT_STDOUT" >"$WORK/lb1"
+        awk -F, 'NR == 2 { printf "; %s ran shorter than their call", $4 }' "$OUT_STDOUT" >"$WORK/lb2"
+        awk -F, 'NR == 2 { printf "launches.bound_pct,%.6f,percent", 100 * $10 / $1 }' "$OUT_STDOUT" >"$WORK/lb3"
+        # shellcheck disable=SC2086
+        vp api -f csv $steps $f
+        awk -F, 'NR > 1 && $9 !~ /Launch/ { printf "%s: %s%% of the runtime API time", $9, $1; exit }' "$OUT_STDOUT" >"$WORK/as1"
+        awk -F, 'NR > 1 && $9 !~ /Launch/ { printf "(%s ns) in %s calls", $2, $3; exit }' "$OUT_STDOUT" >"$WORK/as2"
+        awk -F, 'NR > 1 { all += $2 } NR > 1 && $9 !~ /Launch/ && !top { top = $2 }
+                 END { printf "api.top_pct,%.6f,percent", 100 * top / all }' "$OUT_STDOUT" >"$WORK/as3"
+        for x in lb1 lb2 as1 as2; do
+            if [ -s "$WORK/$x" ] && grep -qF -- "$(cat "$WORK/$x")" "$WORK/findings"; then pass; else
+                fail "$f findings ($steps) lack '$(cat "$WORK/$x")':"; cat "$WORK/findings" >&2; fi
+        done
+        for x in lb3 as3; do
+            if [ -s "$WORK/$x" ] && grep -qxF -- "$(cat "$WORK/$x")" "$WORK/metrics"; then pass; else
+                fail "$f metrics ($steps) lack '$(cat "$WORK/$x")':"; cat "$WORK/metrics" >&2; fi
+        done
+    done
+done
+grep -qF "inside the counted steps" "$WORK/findings" && pass || fail "no steps in the evidence"
+vp summary -f csv --table findings --threshold launch_bound=0 --threshold api_share=0 trace_filter_rank-0.json.gz
+expect_stdout_has "161 of 1204 launches in the traces (13.4%) ran shorter on the GPU than their call took"
+expect_stdout_has "cudaMemcpyAsync: 13.5% of the runtime API time in the traces, 1.49 ms (1487000 ns) in 40 calls"
+vp summary -f csv --table metrics --steps 552 trace_filter_rank-1.json.gz
+expect_stdout_has "launches.bound_pct,14.904679,percent"
+vp summary --threshold launch_bound=100 --threshold api_share=100 trace_filter_rank-0.json.gz
+if grep -qE 'launch_bound|api_share' "$OUT_STDOUT"; then fail "fired at 100%"; else pass; fi
+vp check --fail-if 'launches.bound_pct > 13' --fail-if 'api.top_pct > 13.4' trace_filter_rank-0.json.gz
+expect_status 1
+expect_stdout_has "launches.bound_pct"
+expect_stdout_has "api.top_pct"

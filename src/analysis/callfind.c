@@ -1,0 +1,102 @@
+/* Findings over launches and API calls (vprof/callfind.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "vprof/callfind.h"
+#include "vprof/units.h"
+
+void vp_call_facts_of(const vp_launches *l, const vp_evsum *api, int in_steps,
+                      vp_call_facts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->in_steps = in_steps;
+    if (l) {
+        out->have_launches = 1;
+        for (size_t i = 0; i < l->nfiles; i++) {
+            out->launches += l->files[i].launches;
+            out->launch_bound += l->files[i].launch_bound;
+            out->short_gpu += l->files[i].short_gpu;
+        }
+    }
+    if (!api)
+        return;
+    out->have_api = 1;
+    /* groups are sorted by total: the first that launches nothing */
+    for (size_t i = 0; i < api->ngroups; i++) {
+        const vp_evgroup *g = &api->groups[i];
+        const char *name = api->str[g->name];
+        if (strstr(name, "Launch"))
+            continue;
+        snprintf(out->api, sizeof out->api, "%s", name);
+        out->api_pct = api->grand ? 100.0 * (double)g->d.total / (double)api->grand : 0.0;
+        out->api_total = g->d.total;
+        out->api_calls = g->d.n;
+        break;
+    }
+}
+
+static vp_finding *add(vp_finding *out, size_t *n, size_t max, const char *rule,
+                       const char *suggestion)
+{
+    if (*n >= max)
+        return NULL;
+    vp_finding *f = &out[(*n)++];
+    memset(f, 0, sizeof *f);
+    f->rule = rule;
+    f->suggestion = suggestion;
+    return f;
+}
+
+/* What to do about a call that holds the host, by what it is. */
+static const char *api_advice(const char *name)
+{
+    if (strstr(name, "Synchronize") || strstr(name, "Query") || strcmp(name, "cudaMemcpy") == 0)
+        return "the host waits for the GPU: remove .item(), .cpu(), .tolist() and printing of "
+               "tensors from the steps, use non_blocking copies from pinned memory";
+    if (strstr(name, "Malloc") || strstr(name, "Free") || strstr(name, "MemAlloc") ||
+        strstr(name, "MemFree"))
+        return "allocations inside the steps: keep the caching allocator warm (no "
+               "torch.cuda.empty_cache() in the loop, stable shapes, PYTORCH_CUDA_ALLOC_CONF="
+               "expandable_segments:True)";
+    return "see which operators make these calls (vprof ops --runtime) and move them out of "
+           "the steps";
+}
+
+double vp_call_launch_bound_pct(const vp_call_facts *c)
+{
+    return c->launches ? 100.0 * (double)c->launch_bound / (double)c->launches : 0;
+}
+
+size_t vp_call_findings(const vp_call_facts *c, const vp_threshold *th, vp_finding *out,
+                        size_t n, size_t max)
+{
+    const char *where = c->in_steps ? "inside the counted steps" : "in the traces";
+    vp_finding *f;
+    double share = vp_call_launch_bound_pct(c);
+    if (c->have_launches && c->launches && share > vp_threshold_get(th, "launch_bound") &&
+        (f = add(out, &n, max, "launch_bound",
+                 "fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches "
+                 "keep ahead of the GPU; and what holds the launching thread (syncs, Python "
+                 "overhead)"))) {
+        snprintf(f->what, sizeof f->what, "launch-bound: the GPU waits for short work to be "
+                                          "launched");
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%lld of %lld launches %s (%.1f%%) ran shorter on the GPU than their call "
+                 "took and started within one call's time of it: the GPU had nothing queued "
+                 "(vprof launches: Launch-Bound); %lld ran shorter than their call (Short GPU "
+                 "Work)",
+                 (long long)c->launch_bound, (long long)c->launches, where, share,
+                 (long long)c->short_gpu);
+    }
+    if (c->have_api && c->api[0] && c->api_pct > vp_threshold_get(th, "api_share") &&
+        (f = add(out, &n, max, "api_share", api_advice(c->api)))) {
+        char t[32];
+        vp_human_ns(t, sizeof t, (double)c->api_total);
+        snprintf(f->what, sizeof f->what, "%.100s dominates the CPU's runtime API time", c->api);
+        snprintf(f->evidence, sizeof f->evidence,
+                 "%s: %.1f%% of the runtime API time %s, %s (%lld ns) in %lld calls (vprof "
+                 "api: Time (%%), Total Time, Num Calls)",
+                 c->api, c->api_pct, where, t, (long long)c->api_total, (long long)c->api_calls);
+    }
+    return n;
+}

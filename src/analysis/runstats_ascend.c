@@ -1,0 +1,135 @@
+/* A run's Ascend inputs (vprof/runstats.h): a profile directory's ranks,
+ * each from its trace_view.json (the run's trace pass, runstats.c), else
+ * its DB export, else its kernel_details.csv, and its memory_record.csv's
+ * peaks; an SQLite export given alone. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/runstats_int.h"
+#include "vprof/ascend_csvwork.h"
+#include "vprof/ascend_db.h"
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_memory.h"
+
+/* An SQLite export (msprof_*.db, ascend_pytorch_profiler_N.db): each
+ * device's tasks and HCCL operations, with their names (STRING_IDS), as
+ * a trace's; steps from STEP_TIME.  A DB of several devices gives each
+ * device as a rank, as steps and comm do. */
+typedef struct db_ctx {
+    vp_run *r;
+    long rank;
+    const vp_run_opts *o;
+} db_ctx;
+
+static void add_db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork *w,
+                          const char *const *names)
+{
+    db_ctx *c = ctx;
+    for (size_t i = 0; i < w->n; i++) {
+        vp_gpu_ev *g = &w->ev[i];
+        if (g->kind == VP_GPU_KERNEL)
+            g->aux = vp_run_kernel_index(c->r, (vp_span){names[i], strlen(names[i])}, g->cls);
+    }
+    vp_run_account_work(c->r, w, 0, ndevices > 1 ? (long)device : c->rank, device, c->o);
+}
+
+int vp_run_add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, vp_error *err)
+{
+    db_ctx c = {r, rank, o};
+    r->ascend = 1;
+    return vp_asc_db_work(path, add_db_device, &c, err);
+}
+
+/* A rank directory with neither trace_view.json nor a DB export: its
+ * kernel_details.csv's tasks as its device work (vprof/ascend_csvwork.h),
+ * its Step Ids as its steps, which have no time. */
+static int add_csv(vp_run *r, const vp_asc_rank *k, const vp_run_opts *o, vp_error *err)
+{
+    const char *path = k->files[VP_ASC_KERNELS];
+    vp_asc_csv_work c;
+    int rc = vp_asc_csv_work_read(path, o->steps_given ? &o->steps : NULL, &c, err);
+    if (rc == 0) {
+        vp_gpuwork *w = &c.w;
+        for (size_t i = 0; i < w->n; i++)
+            if (w->ev[i].kind == VP_GPU_KERNEL)
+                w->ev[i].aux = vp_run_kernel_index(
+                    r, (vp_span){c.names[i], strlen(c.names[i])}, w->ev[i].cls);
+        vp_run_account_work(r, w, 1, k->rank, 0, o);
+        for (size_t i = 0; i < c.nsteps; i++)
+            vp_run_add_step(r, c.steps[i], 0);
+        if (!r->untimed)
+            r->untimed = vp_strdup(k->dir);
+        if (c.no_start)
+            vp_warn("%s: %llu tasks without a Start Time were left out", path,
+                    (unsigned long long)c.no_start);
+        if (c.skipped)
+            vp_warn("%s: %llu rows without a duration were skipped", path,
+                    (unsigned long long)c.skipped);
+    }
+    vp_asc_csv_work_free(&c);
+    return rc;
+}
+
+/* torch_npu's caching allocator (PTA in memory_record.csv) is what the
+ * [memory] events of a CUDA trace describe: its peaks are the run's. */
+static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
+{
+    vp_asc_mem m = {0};
+    if (vp_asc_read_memory(path, &m, err) != 0) {
+        vp_asc_mem_free(&m);
+        return -1;
+    }
+    for (size_t i = 0; i < m.n; i++) {
+        const vp_asc_mem_series *s = &m.s[i];
+        if (strcmp(s->component, "PTA") != 0 || !s->n)
+            continue;
+        r->have_mem = 1;
+        int64_t a = s->p[s->peak_alloc].allocated, v = s->p[s->peak_reserved].reserved;
+        if (a > r->peak_alloc)
+            r->peak_alloc = a;
+        if (v > r->peak_reserved)
+            r->peak_reserved = v;
+    }
+    vp_asc_mem_free(&m);
+    return 0;
+}
+
+/* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*): each
+ * rank's trace_view.json (msprof_*.json), else its DB export, else its
+ * kernel_details.csv, with its rank, and its memory_record.csv where
+ * there is one: the files kernels, steps and memory read. */
+int vp_run_add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
+{
+    vp_asc_run run;
+    if (vp_asc_scan(path, &run, err) != 0)
+        return -1;
+    int rc = 0;
+    if (run.n == 0) {
+        vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
+                                         "rank's trace_view.json or kernel_details.csv)",
+                     path);
+        rc = -1;
+    }
+    for (size_t i = 0; i < run.n && rc == 0; i++) {
+        const vp_asc_rank *k = &run.ranks[i];
+        if (k->files[VP_ASC_TRACE]) {
+            rc = vp_run_add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
+        } else if (k->files[VP_ASC_DB]) {
+            rc = vp_run_add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
+        } else if (k->files[VP_ASC_KERNELS]) {
+            rc = add_csv(r, k, o, err);
+        } else {
+            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json), DB export "
+                                             "nor kernel_details.csv (op_summary_*.csv): a run's "
+                                             "metrics are read from the device tasks",
+                         k->dir);
+            rc = -1;
+            break;
+        }
+        if (rc == 0 && k->files[VP_ASC_MEMORY_RECORD])
+            rc = add_npu_memory(r, k->files[VP_ASC_MEMORY_RECORD], err);
+    }
+    r->ascend = 1;
+    vp_asc_run_free(&run);
+    return rc;
+}
