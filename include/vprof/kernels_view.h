@@ -12,4 +12,10 @@
  * k (core).  top 0: every row. */
 vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top);
 
+/* k grouped by rank and class (VP_KDIM_RANK | VP_KDIM_CLASS), finished:
+ * each file's rank and its time per class (compute, communication,
+ * memory, sync, vprof/classify.h) and in all, one row per file in input
+ * order, as "kernel_classes". */
+vp_table *vp_kernels_class_table(const vp_kernels *k);
+
 #endif

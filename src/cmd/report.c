@@ -182,7 +182,9 @@ int cmd_report(int argc, char **argv)
         goto out;
     if ((status = vp_report_read(&in)) != VP_EXIT_OK)
         goto out;
-    if (fmt.html)
+    if (in.done)
+        status = VP_EXIT_OK;
+    else if (fmt.html)
         status = write_page(in.common.output, &in);
     else
         status = vp_emit_tables(&in.common, in.tables, in.ntables, "vprof.report/1");

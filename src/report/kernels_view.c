@@ -100,3 +100,29 @@ vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top)
     }
     return t;
 }
+
+vp_table *vp_kernels_class_table(const vp_kernels *k)
+{
+    static const vp_col_spec cols[] = {
+        {"Rank", VP_COL_INT, 0},          {"Compute", VP_COL_NS, 0},
+        {"Communication", VP_COL_NS, 0},  {"Memory", VP_COL_NS, 0},
+        {"Sync", VP_COL_NS, 0},           {"Total", VP_COL_NS, 0},
+    };
+    vp_table *t = vp_table_new_cols("kernel_classes", cols, sizeof cols / sizeof *cols);
+    for (size_t f = 0; f < k->nfiles; f++) {
+        int64_t by[VP_CLASS_COUNT] = {0}, total = 0;
+        for (size_t g = 0; g < k->ngroups; g++) {
+            const vp_kgroup *gr = &k->groups[g];
+            if ((size_t)gr->key.file != f || gr->key.cls < 0 || gr->key.cls >= VP_CLASS_COUNT)
+                continue;
+            by[gr->key.cls] += gr->sum.total;
+            total += gr->sum.total;
+        }
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, k->ranks[f]);
+        for (int c = 0; c < VP_CLASS_COUNT; c++)
+            vp_table_set_int(t, row, 1 + c, by[c]);
+        vp_table_set_int(t, row, 5, total);
+    }
+    return t;
+}
