@@ -40,6 +40,9 @@ typedef struct vp_kernels_opts {
     const regex_t *filter, *exclude;/* NULL: none */
     const vp_step_range *steps;     /* NULL: every kernel counts */
     int partial;                    /* accept truncated traces */
+    int totals_only;                /* a trace's kernels kept as their groups' count,
+                                     * total, min and max (no median): what a total per
+                                     * group needs, in constant memory */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
 } vp_kernels_opts;
 

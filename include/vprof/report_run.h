@@ -1,6 +1,6 @@
 /* The run as vprof report shows it: the models of summary (the run's
  * metrics), steps --per-rank, comm, kernels --by rank,class and memory
- * (the [memory] events), filled from one reading of each trace.  The run
+ * (the first trace's [memory] events over time), filled from one reading of each trace.  The run
  * metrics read their files themselves (vp_run_add_file); the others ride
  * on that reading (vp_gpu_pass_ride) and observe the same events with
  * their commands' observers, so a report costs one pass per file, as a
@@ -27,10 +27,9 @@ typedef struct vp_report_run {
     vp_kernels classes;       /* kernels' time by rank and class: kernels, copies,
                                * sets and syncs, as kernels --by rank,class
                                * --include memcpy,memset,sync */
-    vp_memevents *mem;        /* every trace's [memory] events (peaks) */
-    vp_memevents *timeline;   /* the first trace with [memory] events, with its
-                               * points, as vprof memory --plot TRACE reads it;
-                               * NULL: none has any */
+    vp_memevents *timeline;   /* the first input's [memory] events with their
+                               * points, as vprof memory --plot TRACE reads them;
+                               * NULL: it has none (the run's peaks are summary's) */
 } vp_report_run;
 
 #define VP_REPORT_RUN_PART_VERSION 1

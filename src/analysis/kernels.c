@@ -82,6 +82,16 @@ void vp_kernels_add_aggregate(vp_kernels *k, uint32_t group, int64_t count, int6
     g->agg_total += total;
 }
 
+/* A kernel's duration: every one kept, or with totals_only its group's
+ * sums alone. */
+static void keep(vp_kernels *k, uint32_t group, int64_t dur)
+{
+    if (k->o.totals_only)
+        vp_kernels_add_aggregate(k, group, 1, dur, dur, dur);
+    else
+        add_sample(&k->groups[group], dur);
+}
+
 /* A name is classified when it is first seen: names repeat millions of
  * times and the rules scan them. */
 uint32_t vp_kernels_name(vp_kernels *k, const char *name, size_t len, vp_kclass cls,
@@ -284,7 +294,7 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, int steps
                               intern(k, core.p, core.n));
     }
     if (!steps) {
-        add_sample(&k->groups[gi], ev->dur);
+        keep(k, gi, ev->dur);
         return;
     }
     hold(k, ev->dur, npu ? ev->ts : INT64_MIN, gi, npu ? -1 : span_int(vals[1], -1));
@@ -302,9 +312,9 @@ static void resolve_steps(vp_kernels *k, vp_steps *steps)
             /* An Ascend task: the step whose window holds its start. */
             if ((at = vp_steps_at(steps, p->ts)) >= 0 &&
                 vp_steps_window(steps, (size_t)at, &a, &b) == 1)
-                add_sample(&k->groups[p->group], p->dur);
+                keep(k, p->group, p->dur);
         } else if (p->corr != UINT32_MAX && vp_steps_selected(steps, p->corr)) {
-            add_sample(&k->groups[p->group], p->dur);
+            keep(k, p->group, p->dur);
         }
     }
     k->npend = 0;

@@ -23,9 +23,9 @@ void vp_report_run_init(vp_report_run *r, const vp_run_opts *o)
         .dims = VP_KDIM_RANK | VP_KDIM_CLASS,
         .steps = r->o.steps_given ? &r->o.steps : NULL,
         .partial = r->o.partial,
+        .totals_only = 1,
     };
     vp_kernels_init(&r->classes, &ko);
-    r->mem = vp_memevents_new(0);
 }
 
 void vp_report_run_free(vp_report_run *r)
@@ -34,7 +34,6 @@ void vp_report_run_free(vp_report_run *r)
     vp_breakdown_free(&r->b);
     vp_comm_free(&r->m);
     vp_kernels_free(&r->classes);
-    vp_memevents_free(r->mem);
     vp_memevents_free(r->timeline);
 }
 
@@ -48,7 +47,7 @@ typedef struct riding {
     vp_report_run *r;
     const char *path;
     vp_kernels_trace kt;
-    vp_memevents *mem;       /* this file's, with its points */
+    vp_memevents *mem;       /* the first input's, with its points; NULL for the others */
     uint32_t *reader_aux;    /* by comm's collective number: the reader's aux */
     size_t naux, capaux;
 } riding;
@@ -81,7 +80,8 @@ static void ride_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
         vp_comm_observe(&g->r->m, w, gi, ev);
     }
     vp_kernels_trace_observe(&g->kt, ev);
-    vp_memevents_observe(g->mem, ev);
+    if (g->mem)
+        vp_memevents_observe(g->mem, ev);
 }
 
 static void ride_done(void *ctx, vp_gpu_pass *p)
@@ -107,12 +107,7 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     }
     free(held);
     vp_kernels_trace_end(&g->kt);
-    vp_buf part = {0};
-    vp_memevents_save(g->mem, &part);
-    vp_error err = {0};
-    vp_memevents_merge(r->mem, part.data, part.len, &err);   /* its own: whole */
-    vp_buf_free(&part);
-    if (g->mem->events && !r->timeline) {
+    if (g->mem && g->mem->events && !r->timeline) {
         r->timeline = g->mem;
         g->mem = NULL;
     }
@@ -122,7 +117,7 @@ int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *
 {
     int ascend = strcmp(input, "-") != 0 &&
                  (vp_asc_is_dir(input) || vp_asc_sniff(input) == VP_ASC_DB);
-    riding g = {.r = r, .mem = vp_memevents_new(1)};
+    riding g = {.r = r, .mem = i == 0 ? vp_memevents_new(1) : NULL};
     vp_gpu_pass_rider rider = {ride_begin, ride_observe, ride_done, &g};
     const vp_gpu_pass_rider *was = ascend ? NULL : vp_gpu_pass_ride(&rider);
     int rc = vp_run_add_file(r->run, input, (long)i, &r->o, err);
@@ -146,13 +141,12 @@ static void put_part(vp_buf *out, const vp_buf *part)
 
 void vp_report_run_save(const vp_report_run *r, vp_buf *out)
 {
-    vp_buf p[5] = {{0}};
+    vp_buf p[4] = {{0}};
     vp_run_save(r->run, &p[0]);
     vp_breakdown_save(&r->b, &p[1]);
     vp_comm_save(&r->m, &p[2]);
     vp_kernels_save(&r->classes, &p[3]);
-    vp_memevents_save(r->mem, &p[4]);
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 4; k++) {
         put_part(out, &p[k]);
         vp_buf_free(&p[k]);
     }
@@ -219,17 +213,16 @@ int vp_report_run_merge(vp_report_run *r, const void *p, size_t n, vp_error *err
 {
     vp_rd rd;
     vp_rd_init(&rd, p, n);
-    const char *s[5];
-    size_t len[5];
-    for (int k = 0; k < 5; k++)
+    const char *s[4];
+    size_t len[4];
+    for (int k = 0; k < 4; k++)
         s[k] = vp_get_str(&rd, &len[k]);
     if (rd.bad)
         return damaged(err);
     if (vp_run_merge(r->run, s[0], len[0], err) != 0 ||
         vp_breakdown_merge(&r->b, s[1], len[1], err) != 0 ||
         vp_comm_merge(&r->m, s[2], len[2], err) != 0 ||
-        vp_kernels_merge(&r->classes, s[3], len[3], err) != 0 ||
-        vp_memevents_merge(r->mem, s[4], len[4], err) != 0)
+        vp_kernels_merge(&r->classes, s[3], len[3], err) != 0)
         return -1;
     uint64_t has = vp_get_u64(&rd);
     if (!has)
@@ -253,7 +246,6 @@ void vp_report_run_finish(vp_report_run *r)
 {
     vp_run_finish(r->run);
     vp_kernels_finish(&r->classes, VP_KSORT_NAME);
-    vp_memevents_finish(r->mem);
     if (r->timeline)
         vp_memevents_finish(r->timeline);
 }

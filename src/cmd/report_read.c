@@ -97,15 +97,14 @@ static void add_riders(vp_report_input *in, vp_report_run *rr)
     }
     if (rr->classes.nfiles && rr->classes.grand > 0)
         add(in, vp_kernels_class_table(&rr->classes), NULL);
-    if (rr->mem->ndevices) {
+    if (rr->timeline) {
         vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
         vp_table *t[5];
-        size_t nt = vp_memview_trace(rr->mem, &vo, t);
+        size_t nt = vp_memview_trace(rr->timeline, &vo, t);
         for (size_t i = 0; i < nt; i++)
             add(in, t[i], strcmp(vp_table_name(t[i]), "memory") == 0 ? "memory_events" : NULL);
-    }
-    if (rr->timeline)
         in->memory_svg = inline_svg(plot_trace, rr->timeline, in->title);
+    }
 }
 
 static int read_baseline(vp_report_input *in, const vp_run *now)

@@ -67,6 +67,16 @@ static void kernels(const page *p)
     vp_html_chart(p->out, t, "Top kernels by GPU time, all ranks", label, 1, total, 1,
                   VP_REPORT_MAX_BARS, 0);
     vp_html_table(p->out, t, VP_REPORT_MAX_ROWS, "vprof kernels");
+    if ((t = find(p, "kernel_classes"))) {
+        static const char *const rank[] = {"Rank"};
+        static const char *const cls[] = {"Compute", "Communication", "Memory", "Sync"};
+        vp_html_heading(p->out, "Time by class per rank");
+        vp_html_chart(p->out, t, "Each rank's kernel time by class: compute, communication, "
+                                 "memory copies and sets, sync",
+                      rank, 1, cls, 4, VP_REPORT_MAX_BARS, 0);
+        vp_html_table(p->out, t, VP_REPORT_MAX_ROWS,
+                      "vprof kernels --by rank,class --include memcpy,memset,sync");
+    }
     vp_html_section_end(p->out);
 }
 
@@ -106,11 +116,17 @@ static void memory(const page *p)
     const vp_table *t = find(p, "memory");
     vp_html_section(p->out, "memory", "Memory");
     if (p->memory_svg) {
-        vp_html_figure_begin(p->out, "Memory over time: active (solid) and reserved (dashed)");
+        vp_html_figure_begin(p->out, find(p, "memory_events")
+                                         ? "Memory over time, the first trace's [memory] events: "
+                                           "allocated (solid) and reserved (dashed)"
+                                         : "Memory over time: active (solid) and reserved (dashed)");
         fputs(p->memory_svg, p->out);
         vp_html_figure_end(p->out);
     }
-    static const char *const snap[][2] = {{"peak", "The peak"},
+    static const char *const snap[][2] = {{"memory_events", "The first trace's [memory] events "
+                                                            "(vprof memory)"},
+                                          {"out_of_memory", "Out of memory ([OutOfMemory] events)"},
+                                          {"peak", "The peak"},
                                           {"top_at_peak", "The largest live allocations at the peak"},
                                           {"state", "State at the end"},
                                           {"oom", "Out of memory"}};
