@@ -18,4 +18,10 @@ vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top);
  * order, as "kernel_classes". */
 vp_table *vp_kernels_class_table(const vp_kernels *k);
 
+/* k grouped by Ascend op type and core (VP_KDIM_TYPE | VP_KDIM_CORE),
+ * finished: the time per op type (dim 'y') or per accelerator core type
+ * ('k'), summed over the other, largest first, with its share of all: the
+ * charts of MindStudio Insight's Operator page. */
+vp_table *vp_kernels_dim_table(const vp_kernels *k, char dim, const char *name);
+
 #endif

@@ -27,6 +27,8 @@ typedef struct vp_report_run {
     vp_kernels classes;       /* kernels' time by rank and class: kernels, copies,
                                * sets and syncs, as kernels --by rank,class
                                * --include memcpy,memset,sync */
+    vp_kernels ops;           /* Ascend profiles' operators by op type and core
+                               * type, as kernels --by type,core reads them */
     vp_memevents *timeline;   /* the first input's [memory] events with their
                                * points, as vprof memory --plot TRACE reads them;
                                * NULL: it has none (the run's peaks are summary's) */

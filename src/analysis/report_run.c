@@ -26,6 +26,13 @@ void vp_report_run_init(vp_report_run *r, const vp_run_opts *o)
         .totals_only = 1,
     };
     vp_kernels_init(&r->classes, &ko);
+    vp_kernels_opts oo = {
+        .kinds = ko.kinds,
+        .dims = VP_KDIM_TYPE | VP_KDIM_CORE,
+        .steps = ko.steps,
+        .partial = r->o.partial,
+    };
+    vp_kernels_init(&r->ops, &oo);
 }
 
 void vp_report_run_free(vp_report_run *r)
@@ -34,6 +41,7 @@ void vp_report_run_free(vp_report_run *r)
     vp_breakdown_free(&r->b);
     vp_comm_free(&r->m);
     vp_kernels_free(&r->classes);
+    vp_kernels_free(&r->ops);
     vp_memevents_free(r->timeline);
 }
 
@@ -123,6 +131,11 @@ int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *
     int rc = vp_run_add_file(r->run, input, (long)i, &r->o, err);
     if (!ascend)
         vp_gpu_pass_ride(was);
+    /* An Ascend profile's operators, as vprof kernels --by type,core reads
+     * them: each rank's kernel_details.csv (op_summary), else its trace. */
+    if (rc == 0 && ascend && vp_asc_is_dir(input) &&
+        vp_kernels_read(&r->ops, input, i, err) != VP_EXIT_OK)
+        rc = -1;
     vp_memevents_free(g.mem);
     free(g.reader_aux);
     if (rc == 0)
@@ -141,12 +154,13 @@ static void put_part(vp_buf *out, const vp_buf *part)
 
 void vp_report_run_save(const vp_report_run *r, vp_buf *out)
 {
-    vp_buf p[4] = {{0}};
+    vp_buf p[5] = {{0}};
     vp_run_save(r->run, &p[0]);
     vp_breakdown_save(&r->b, &p[1]);
     vp_comm_save(&r->m, &p[2]);
     vp_kernels_save(&r->classes, &p[3]);
-    for (int k = 0; k < 4; k++) {
+    vp_kernels_save(&r->ops, &p[4]);
+    for (int k = 0; k < 5; k++) {
         put_part(out, &p[k]);
         vp_buf_free(&p[k]);
     }
@@ -213,16 +227,17 @@ int vp_report_run_merge(vp_report_run *r, const void *p, size_t n, vp_error *err
 {
     vp_rd rd;
     vp_rd_init(&rd, p, n);
-    const char *s[4];
-    size_t len[4];
-    for (int k = 0; k < 4; k++)
+    const char *s[5];
+    size_t len[5];
+    for (int k = 0; k < 5; k++)
         s[k] = vp_get_str(&rd, &len[k]);
     if (rd.bad)
         return damaged(err);
     if (vp_run_merge(r->run, s[0], len[0], err) != 0 ||
         vp_breakdown_merge(&r->b, s[1], len[1], err) != 0 ||
         vp_comm_merge(&r->m, s[2], len[2], err) != 0 ||
-        vp_kernels_merge(&r->classes, s[3], len[3], err) != 0)
+        vp_kernels_merge(&r->classes, s[3], len[3], err) != 0 ||
+        vp_kernels_merge(&r->ops, s[4], len[4], err) != 0)
         return -1;
     uint64_t has = vp_get_u64(&rd);
     if (!has)
@@ -246,6 +261,7 @@ void vp_report_run_finish(vp_report_run *r)
 {
     vp_run_finish(r->run);
     vp_kernels_finish(&r->classes, VP_KSORT_NAME);
+    vp_kernels_finish(&r->ops, VP_KSORT_TOTAL);
     if (r->timeline)
         vp_memevents_finish(r->timeline);
 }

@@ -97,6 +97,11 @@ static void add_riders(vp_report_input *in, vp_report_run *rr)
     }
     if (rr->classes.nfiles && rr->classes.grand > 0)
         add(in, vp_kernels_class_table(&rr->classes), NULL);
+    if (rr->ops.ngroups) {
+        add(in, vp_kernels_dim_table(&rr->ops, 'y', "op_types"), NULL);
+        add(in, vp_kernels_dim_table(&rr->ops, 'k', "op_cores"), NULL);
+        add(in, vp_kernels_table(&rr->ops, "yk", in->common.top), "op_statistics");
+    }
     if (rr->timeline) {
         vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
         vp_table *t[5];
@@ -152,6 +157,42 @@ static int read_snapshot(vp_report_input *in, vp_memdoc *d)
     return in->memory_svg ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
+/* The first Ascend profile's memory files (memory_record.csv,
+ * operator_memory.csv, npu_module_mem.csv): vprof memory DIR's tables and
+ * its --plot chart; nothing when it has none. */
+static int read_ascend_memory(vp_report_input *in)
+{
+    for (size_t i = 0; i < in->inputs.n; i++) {
+        const char *path = in->inputs.paths[i];
+        if (!is_dir(path) || !vp_memdoc_is_ascend(path))
+            continue;
+        vp_memdoc d;
+        vp_error err = {0};
+        int status = VP_EXIT_OK;
+        if (vp_memdoc_open(path, &d, &err) == 0 && d.kind == VP_MEMDOC_ASCEND) {
+            vp_memdoc_read_opts ro = {in->common.partial, 1, 0, -1};
+            if (vp_memdoc_read(&d, &ro, &err) != 0) {
+                vp_error_print(&err);
+                status = err.status ? err.status : VP_EXIT_INPUT;
+            } else {
+                vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
+                vp_table *t[5];
+                size_t nt = vp_memview_doc(&d, &vo, t);
+                for (size_t k = 0; k < nt; k++)
+                    add(in, t[k], NULL);
+                int rec = 0;
+                for (size_t r = 0; r < d.nranks; r++)
+                    rec |= d.ranks[r].has_rec;
+                if (rec && !in->memory_svg)
+                    in->memory_svg = inline_svg(plot_doc, &d, in->title);
+            }
+        }
+        vp_memdoc_free(&d);
+        return status;
+    }
+    return VP_EXIT_OK;
+}
+
 /* 1: the one operand is a snapshot (read, or failed: *status says). */
 static int snapshot_operand(vp_report_input *in, int *status)
 {
@@ -200,7 +241,8 @@ int vp_report_read(vp_report_input *in)
             add(in, t[i], NULL);
         free(th);
         add_riders(in, &rr);
-        if (in->baseline)
+        status = read_ascend_memory(in);
+        if (status == VP_EXIT_OK && in->baseline)
             status = read_baseline(in, rr.run);
     }
     vp_report_run_free(&rr);

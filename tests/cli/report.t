@@ -187,6 +187,43 @@ vp report -q -f csv --table kernel_classes mem.json
 expect_status 2
 expect_stderr_has "kernel_classes"
 
+case_ 'an Ascend profile: the Operator page (op type, core type) and the Memory page'
+A=$DATA/ascend/msinsight_gpt3_rank0_ascend_pt
+vp report -q -o asc.html "$A"
+expect_status 0
+python3 "$CHECK" asc.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+sections: overview kernels operators memory
+overview: charts 1, figures 1, findings 1, tables 2
+kernels: charts 1, figures 1, tables 1
+operators: charts 2, figures 2, tables 3
+memory: charts 1, figures 1, tables 4
+rows with a rank: 28
+END
+# vprof kernels --by core --include memcpy,memset,sync's totals and instances
+vp report -q -f csv --table op_cores "$A"
+expect_stdout <<'END'
+Accelerator Core,Time (%),Total Time (ns),Instances
+MIX_AIC,56.5,21114692,4
+HCCL,27.4,10238538,4
+DSA_SQE,14.3,5344210,2
+AI_CORE,1.4,506370,4
+AI_CPU,0.4,145022,2
+MIX_AIV,0.1,19494,3
+AI_VECTOR_CORE,0.0,2640,2
+END
+vp kernels -q -f csv --by core --include memcpy,memset,sync "$A"
+expect_stdout_has '56.5,21114692,4,'
+expect_stdout_has ',2640,2,'
+vp report -q -f csv --table op_types "$A"
+expect_stdout_has 'FlashAttentionScore,56.5,21114692,4'
+expect_stdout_has 'hcom_broadcast_,14.8,5517725,2'
+vp report -q -f json "$A"
+cp "$OUT_STDOUT" ar.json
+vp memory -q -f json "$A"
+cp "$OUT_STDOUT" am.json
+same_tables ar.json am.json:npu_memory am.json:operators_at_peak am.json:npu_module_mem
+
 case_ 'standard input: read once, as summary reads it'
 vp report -q -f json --table run - <"$R0"
 expect_status 0
