@@ -7,6 +7,7 @@
 
 #include "cmd/report.h"
 #include "vprof/comm_view.h"
+#include "vprof/ascend_files.h"
 #include "vprof/diff_view.h"
 #include "vprof/findings.h"
 #include "vprof/kernels_view.h"
@@ -157,6 +158,21 @@ static int read_snapshot(vp_report_input *in, vp_memdoc *d)
     return in->memory_svg ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
+/* 1 when a rank of the Ascend directory has a memory file. */
+static int has_memory_files(const char *path)
+{
+    vp_asc_run run;
+    vp_error err = {0};
+    int has = 0;
+    if (vp_asc_scan(path, &run, &err) != 0)
+        return 0;
+    for (size_t i = 0; i < run.n; i++)
+        has |= run.ranks[i].files[VP_ASC_MEMORY_RECORD] ||
+               run.ranks[i].files[VP_ASC_OPERATOR_MEMORY] || run.ranks[i].files[VP_ASC_MODULE_MEM];
+    vp_asc_run_free(&run);
+    return has;
+}
+
 /* The first Ascend profile's memory files (memory_record.csv,
  * operator_memory.csv, npu_module_mem.csv): vprof memory DIR's tables and
  * its --plot chart; nothing when it has none. */
@@ -164,7 +180,7 @@ static int read_ascend_memory(vp_report_input *in)
 {
     for (size_t i = 0; i < in->inputs.n; i++) {
         const char *path = in->inputs.paths[i];
-        if (!is_dir(path) || !vp_memdoc_is_ascend(path))
+        if (!is_dir(path) || !vp_memdoc_is_ascend(path) || !has_memory_files(path))
             continue;
         vp_memdoc d;
         vp_error err = {0};

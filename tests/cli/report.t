@@ -223,6 +223,18 @@ cp "$OUT_STDOUT" ar.json
 vp memory -q -f json "$A"
 cp "$OUT_STDOUT" am.json
 same_tables ar.json am.json:npu_memory am.json:operators_at_peak am.json:npu_module_mem
+# without memory files: no Memory page, no error
+vp report -q -o r2.html "$DATA/ascend/run2"
+expect_status 0
+python3 "$CHECK" r2.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+sections: overview kernels operators memory
+overview: charts 1, figures 1, findings 1, tables 2
+kernels: charts 1, figures 1, tables 1
+operators: charts 2, figures 2, tables 3
+memory: 
+rows with a rank: 0
+END
 
 case_ 'standard input: read once, as summary reads it'
 vp report -q -f json --table run - <"$R0"
