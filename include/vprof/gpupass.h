@@ -23,6 +23,26 @@ typedef struct vp_gpu_pass {
 } vp_gpu_pass;
 
 
+/* A rider: analyses that see the passes another analysis makes, so that
+ * one reading of a file serves them all.  vprof report rides on the run
+ * metrics' reading (vprof/runstats.h reads its files itself): steps,
+ * comm, kernel classes and memory events observe the same events.
+ * begin: before a reading (p's trace is open once events come); observe:
+ * each event, after the reader's own observer; done: after a whole
+ * reading, w's steps resolved, before the reader uses w.  An observer
+ * that writes w->ev[].aux must restore the reader's value before it
+ * returns (the aux of an event is its reader's). */
+typedef struct vp_gpu_pass_rider {
+    void (*begin)(void *ctx, const vp_gpu_pass *p, const char *path);
+    vp_gpu_pass_fn observe;
+    void (*done)(void *ctx, vp_gpu_pass *p);
+    void *ctx;
+} vp_gpu_pass_rider;
+
+/* The rider of every vp_gpu_pass_read this thread makes from now on;
+ * NULL: none.  Returns the one it replaces. */
+const vp_gpu_pass_rider *vp_gpu_pass_ride(const vp_gpu_pass_rider *r);
+
 /* 0, or -1 with err set; p is to be closed either way.  o->steps is not
  * used: the steps are w's, which vp_gpuwork_observe feeds. */
 int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_trace_pass_opts *o,

@@ -20,6 +20,7 @@
 #include "vprof/error.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
+#include "vprof/trace.h"
 #include "vprof/util.h"
 
 enum {
@@ -39,6 +40,9 @@ typedef struct vp_kernels_opts {
     const regex_t *filter, *exclude;/* NULL: none */
     const vp_step_range *steps;     /* NULL: every kernel counts */
     int partial;                    /* accept truncated traces */
+    int totals_only;                /* a trace's kernels kept as their groups' count,
+                                     * total, min and max (no median): what a total per
+                                     * group needs, in constant memory */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
 } vp_kernels_opts;
 
@@ -108,6 +112,23 @@ void vp_kernels_free(vp_kernels *k);
  * rank of its files when nothing else says.  An exit status, err set
  * when it is not VP_EXIT_OK. */
 int vp_kernels_read(vp_kernels *k, const char *input, size_t position, vp_error *err);
+
+/* One trace read by a pass of the caller's (vprof/tracepass.h), which
+ * other analyses may observe too (vprof report): begin before the
+ * reading (pass need not be open yet), give vp_kernels_trace_observe
+ * every event, end after the whole reading (the steps selected, the rank
+ * told).  vp_kernels_read reads a trace this way. */
+typedef struct vp_kernels_trace {
+    vp_kernels *k;
+    size_t file;
+    const struct vp_trace_pass *pass;
+    int started;
+    uint64_t kernels, no_dur;   /* counted, skipped without "dur" */
+} vp_kernels_trace;
+void vp_kernels_trace_begin(vp_kernels_trace *t, vp_kernels *k, const char *path,
+                            const struct vp_trace_pass *pass);
+void vp_kernels_trace_observe(void *ctx, const vp_event *ev);
+void vp_kernels_trace_end(vp_kernels_trace *t);
 
 #define VP_KERNELS_PART_VERSION 2
 void vp_kernels_save(const vp_kernels *k, vp_buf *b);

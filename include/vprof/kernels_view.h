@@ -12,4 +12,16 @@
  * k (core).  top 0: every row. */
 vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top);
 
+/* k grouped by rank and class (VP_KDIM_RANK | VP_KDIM_CLASS), finished:
+ * each file's rank and its time per class (compute, communication,
+ * memory, sync, vprof/classify.h) and in all, one row per file in input
+ * order, as "kernel_classes". */
+vp_table *vp_kernels_class_table(const vp_kernels *k);
+
+/* k grouped by Ascend op type and core (VP_KDIM_TYPE | VP_KDIM_CORE),
+ * finished: the time per op type (dim 'y') or per accelerator core type
+ * ('k'), summed over the other, largest first, with its share of all: the
+ * charts of MindStudio Insight's Operator page. */
+vp_table *vp_kernels_dim_table(const vp_kernels *k, char dim, const char *name);
+
 #endif

@@ -17,10 +17,13 @@
 
 /* Sections, in order: Overview (run, findings, gpu_time, mfu, steps:
  * left out without run, the page of a memory snapshot),
- * Kernels (top_kernels), Distributed (comm, collectives, spread,
+ * Kernels (top_kernels, kernel_classes), Operators (an Ascend profile's
+ * op_types, op_cores, op_statistics), Distributed (comm, collectives, spread,
  * stragglers: with two ranks or more), Memory (memory_svg, a chart of
  * vprof memory --plot inlined, may be NULL; a snapshot's peak,
- * top_at_peak, state and oom; memory), Baseline
+ * top_at_peak, state and oom; a trace's memory_events and out_of_memory;
+ * an Ascend profile's npu_memory, operators_at_peak, npu_module_mem;
+ * memory), Baseline
  * (baseline_runs, baseline_metrics, baseline_kernels).  A section whose
  * tables are absent is left out, but for Memory, which says why it is
  * empty.  Returns 0, or -1 on a write error. */

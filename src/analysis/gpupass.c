@@ -8,7 +8,19 @@ typedef struct gpu_observer {
     vp_gpuwork *w;
     vp_gpu_pass_fn fn;
     void *ctx;
+    const vp_gpu_pass_rider *rider;
 } gpu_observer;
+
+/* Per thread: the worker pool's workers are processes, and a rider is
+ * installed around one analysis' reading. */
+static _Thread_local const vp_gpu_pass_rider *rider;
+
+const vp_gpu_pass_rider *vp_gpu_pass_ride(const vp_gpu_pass_rider *r)
+{
+    const vp_gpu_pass_rider *old = rider;
+    rider = r;
+    return old;
+}
 
 static void observe(void *ctx, const vp_event *ev)
 {
@@ -16,6 +28,8 @@ static void observe(void *ctx, const vp_event *ev)
     long i = vp_gpuwork_observe(g->w, ev);
     if (g->fn)
         g->fn(g->ctx, g->w, i, ev);
+    if (g->rider && g->rider->observe)
+        g->rider->observe(g->rider->ctx, g->w, i, ev);
 }
 
 int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_trace_pass_opts *o,
@@ -26,10 +40,14 @@ int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_trace_pass_opts 
     /* vp_gpuwork_observe feeds w's steps; the pass only selects them. */
     vp_trace_pass_opts to = *o;
     to.steps = p->w.steps;
-    gpu_observer g = {&p->w, fn, ctx};
+    gpu_observer g = {&p->w, fn, ctx, rider};
+    if (g.rider && g.rider->begin)
+        g.rider->begin(g.rider->ctx, p, path);
     if (vp_trace_pass_read(&p->pass, path, &to, observe, &g, err) != 0)
         return -1;
     vp_gpuwork_resolve(&p->w, o->range);
+    if (g.rider && g.rider->done)
+        g.rider->done(g.rider->ctx, p);
     return 0;
 }
 

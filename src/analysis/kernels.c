@@ -82,6 +82,16 @@ void vp_kernels_add_aggregate(vp_kernels *k, uint32_t group, int64_t count, int6
     g->agg_total += total;
 }
 
+/* A kernel's duration: every one kept, or with totals_only its group's
+ * sums alone. */
+static void keep(vp_kernels *k, uint32_t group, int64_t dur)
+{
+    if (k->o.totals_only)
+        vp_kernels_add_aggregate(k, group, 1, dur, dur, dur);
+    else
+        add_sample(&k->groups[group], dur);
+}
+
 /* A name is classified when it is first seen: names repeat millions of
  * times and the rules scan them. */
 uint32_t vp_kernels_name(vp_kernels *k, const char *name, size_t len, vp_kclass cls,
@@ -284,7 +294,7 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, int steps
                               intern(k, core.p, core.n));
     }
     if (!steps) {
-        add_sample(&k->groups[gi], ev->dur);
+        keep(k, gi, ev->dur);
         return;
     }
     hold(k, ev->dur, npu ? ev->ts : INT64_MIN, gi, npu ? -1 : span_int(vals[1], -1));
@@ -302,54 +312,76 @@ static void resolve_steps(vp_kernels *k, vp_steps *steps)
             /* An Ascend task: the step whose window holds its start. */
             if ((at = vp_steps_at(steps, p->ts)) >= 0 &&
                 vp_steps_window(steps, (size_t)at, &a, &b) == 1)
-                add_sample(&k->groups[p->group], p->dur);
+                keep(k, p->group, p->dur);
         } else if (p->corr != UINT32_MAX && vp_steps_selected(steps, p->corr)) {
-            add_sample(&k->groups[p->group], p->dur);
+            keep(k, p->group, p->dur);
         }
     }
     k->npend = 0;
 }
 
-typedef struct trace_reading {
-    vp_kernels *k;
-    size_t file;
-    const vp_trace_pass *pass;
-    int started;
-    file_counts fc;
-} trace_reading;
-
-static void observe(void *ctx, const vp_event *ev)
+static size_t new_file(vp_kernels *k, const char *path)
 {
-    trace_reading *tr = ctx;
-    if (!tr->started) {
-        /* the metadata before the first event tells a merged trace */
-        tr->started = 1;
-        tr->k->merged[tr->file] = vp_rank_merged_pids(vp_trace_meta(tr->pass->trace));
-    }
-    take_event(tr->k, tr->file, ev, tr->k->o.steps != NULL, &tr->fc);
+    k->ranks = vp_realloc(k->ranks, (k->nfiles + 1) * sizeof *k->ranks);
+    k->merged = vp_realloc(k->merged, (k->nfiles + 1) * sizeof *k->merged);
+    k->paths = vp_realloc(k->paths, (k->nfiles + 1) * sizeof *k->paths);
+    k->ranks[k->nfiles] = -1;
+    k->merged[k->nfiles] = 0;
+    k->paths[k->nfiles] = vp_strdup(path);
+    return k->nfiles++;
 }
 
-static int read_trace(vp_kernels *k, const char *path, size_t file, vp_error *err)
+void vp_kernels_trace_begin(vp_kernels_trace *t, vp_kernels *k, const char *path,
+                            const vp_trace_pass *pass)
 {
-    vp_trace_pass p;
-    vp_trace_pass_opts o = {.partial = k->o.partial, .range = k->o.steps,
-                            .position = (long)(k->pos0 + file), .rank = k->rank_override};
-    trace_reading tr = {.k = k, .file = file, .pass = &p};
+    memset(t, 0, sizeof *t);
+    t->k = k;
+    t->file = new_file(k, path);
+    t->pass = pass;
     vp_npu_tracks_free(k->npu);
     k->npu = vp_npu_tracks_new();
-    if (vp_trace_pass_read(&p, path, &o, observe, &tr, err) != 0) {
+}
+
+void vp_kernels_trace_observe(void *ctx, const vp_event *ev)
+{
+    vp_kernels_trace *t = ctx;
+    if (!t->started) {
+        /* the metadata before the first event tells a merged trace */
+        t->started = 1;
+        t->k->merged[t->file] = vp_rank_merged_pids(vp_trace_meta(t->pass->trace));
+    }
+    file_counts fc = {0, 0};
+    take_event(t->k, t->file, ev, t->k->o.steps != NULL, &fc);
+    t->kernels += fc.kernels;
+    t->no_dur += fc.no_dur;
+}
+
+void vp_kernels_trace_end(vp_kernels_trace *t)
+{
+    if (t->pass->steps)
+        resolve_steps(t->k, t->pass->steps);
+    t->k->ranks[t->file] = t->pass->rank;
+}
+
+static int read_trace(vp_kernels *k, const char *path, vp_error *err)
+{
+    vp_trace_pass p = {0};
+    vp_trace_pass_opts o = {.partial = k->o.partial, .range = k->o.steps,
+                            .position = (long)(k->pos0 + k->nfiles), .rank = k->rank_override};
+    vp_kernels_trace tr;
+    vp_kernels_trace_begin(&tr, k, path, &p);
+    if (vp_trace_pass_read(&p, path, &o, vp_kernels_trace_observe, &tr, err) != 0) {
         vp_trace_pass_close(&p);
         return VP_EXIT_INPUT;
     }
     vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
                                .no_steps_kept = ", so no kernel is kept",
-                               .skipped = tr.fc.no_dur,
+                               .skipped = tr.no_dur,
                                .skipped_what = "kernel events without \"dur\"",
                                .utf8 = 1,
                            });
-    if (p.steps)
-        resolve_steps(k, p.steps);
-    k->ranks[file] = p.rank;
+    vp_kernels_trace_end(&tr);
+    size_t file = tr.file;
     const char *name = vp_trace_name(p.trace);
     const vp_trace_stats *st = vp_trace_get_stats(p.trace);
     if (k->merged[file])
@@ -361,7 +393,7 @@ static int read_trace(vp_kernels *k, const char *path, size_t file, vp_error *er
                           "%llu kernels",
                           name, k->ranks[file], vp_rank_source_name(p.rank_from),
                           (unsigned long long)st->events, (unsigned long long)st->bytes,
-                          st->truncated ? " (truncated)" : "", (unsigned long long)tr.fc.kernels);
+                          st->truncated ? " (truncated)" : "", (unsigned long long)tr.kernels);
     vp_trace_pass_close(&p);
     return VP_EXIT_OK;
 }
@@ -481,16 +513,6 @@ static int read_opstat(vp_kernels *k, const char *path, size_t file, vp_error *e
                     "op_statistic");
 }
 
-static size_t new_file(vp_kernels *k, const char *path)
-{
-    k->ranks = vp_realloc(k->ranks, (k->nfiles + 1) * sizeof *k->ranks);
-    k->merged = vp_realloc(k->merged, (k->nfiles + 1) * sizeof *k->merged);
-    k->paths = vp_realloc(k->paths, (k->nfiles + 1) * sizeof *k->paths);
-    k->ranks[k->nfiles] = -1;
-    k->merged[k->nfiles] = 0;
-    k->paths[k->nfiles] = vp_strdup(path);
-    return k->nfiles++;
-}
 
 /* An Ascend directory: per rank kernel_details.csv (op_summary), else
  * its trace, else its DB, else op_statistic.csv (aggregates only). */
@@ -518,10 +540,9 @@ static int read_ascend_dir(vp_kernels *k, const char *path, vp_error *err)
             break;
         }
         k->rank_override = r->rank;
-        size_t file = new_file(k, f ? f : stat);
-        status = stat                          ? read_opstat(k, stat, file, err)
-                 : f != r->files[VP_ASC_TRACE] ? read_csv(k, f, file, err)
-                                               : read_trace(k, f, file, err);
+        status = stat                          ? read_opstat(k, stat, new_file(k, stat), err)
+                 : f != r->files[VP_ASC_TRACE] ? read_csv(k, f, new_file(k, f), err)
+                                               : read_trace(k, f, err);
         k->rank_override = -1;
     }
     vp_asc_run_free(&run);
@@ -545,7 +566,7 @@ int vp_kernels_read(vp_kernels *k, const char *input, size_t position, vp_error 
                      input, vp_asc_file_name(kind));
         return VP_EXIT_INPUT;
     }
-    return read_trace(k, input, new_file(k, input), err);
+    return read_trace(k, input, err);
 }
 
 /* The partial result (docs/partials.md, "kernels"): the files (rank,

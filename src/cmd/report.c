@@ -26,6 +26,12 @@ const vp_table_doc cmd_report_tables[] = {
     {"mfu", "model FLOPs utilization, with --model (summary)"},
     {"findings", "what to look at, with the evidence (summary)"},
     {"metrics", "every metric by name (summary)"},
+    {"kernel_classes", "per rank: kernel time by class (kernels --by rank,class --include "
+                       "memcpy,memset,sync)"},
+    {"op_types", "an Ascend profile's operator time per op type (kernels --by type)"},
+    {"op_cores", "an Ascend profile's operator time per core type (kernels --by core)"},
+    {"op_statistics", "an Ascend profile's operators per op type and core type (kernels --by "
+                      "type,core)"},
     {"steps", "per rank and step: GPU and CPU time breakdown (steps --per-rank)"},
     {"comm", "per rank: computing, communication, overlap, exposed, free (comm)"},
     {"collectives", "per collective: time, bytes, algbw, busbw (comm)"},
@@ -34,6 +40,11 @@ const vp_table_doc cmd_report_tables[] = {
     {"baseline_runs", "the two runs side by side, with --baseline (diff)"},
     {"baseline_metrics", "every metric of both runs and its change (diff)"},
     {"baseline_kernels", "the kernels whose time changed most (diff)"},
+    {"memory_events", "the first trace's [memory] events per device (memory TRACE)"},
+    {"out_of_memory", "the first trace's [OutOfMemory] events (memory TRACE)"},
+    {"npu_memory", "an Ascend profile's memory_record.csv per component (memory DIR)"},
+    {"operators_at_peak", "an Ascend profile's operators at each allocator's peak (memory DIR)"},
+    {"npu_module_mem", "an Ascend profile's memory per module (memory DIR)"},
     {"state", "a snapshot's memory at the end (memory)"},
     {"peak", "a snapshot's peak per device (memory)"},
     {"top_at_peak", "the largest live allocations at the peak, with their sites (memory)"},
@@ -47,8 +58,12 @@ const char cmd_report_usage[] =
     "The run on one HTML page that opens anywhere, offline: an overview (devices,\n"
     "ranks, steps, GPU busy and idle, MFU with --model, the findings of vprof\n"
     "summary with their evidence, each step's breakdown as stacked bars), the\n"
-    "top kernels, the ranks and collectives (several ranks), memory, and with\n"
-    "--baseline what changed against another run. Each chart has its table\n"
+    "top kernels and each rank's kernel time by class, the ranks and\n"
+    "collectives (several ranks), memory (the first trace's [memory] events over\n"
+    "time), an Ascend profile's operators and NPU memory (MindStudio Insight's\n"
+    "Operator and Memory pages), and with --baseline what changed against\n"
+    "another run. Each trace is\n"
+    "read once, as vprof summary reads it. Each chart has its table\n"
     "beside it. The page is self-contained (inline CSS and SVG, a small script\n"
     "that only sorts tables and switches ranks; no network), follows the\n"
     "system's light or dark theme and prints on A4. A memory snapshot (.pickle)\n"
@@ -64,9 +79,12 @@ const char cmd_report_usage[] =
     "  --top N              kernels in the top table and chart (default 20, 0 = all)\n"
     VP_RUN_USAGE
     "      --table NAME     with -f csv/tsv/json/md: run, gpu_time, top_kernels, memory,\n"
-    "                       mfu, findings, metrics, steps, comm, collectives, spread,\n"
-    "                       stragglers, baseline_runs, baseline_metrics, baseline_kernels,\n"
-    "                       state, peak, top_at_peak, oom, or list (what each holds)\n"
+    "                       mfu, findings, metrics, kernel_classes, op_types, op_cores,\n"
+    "                       op_statistics, steps, comm, collectives, spread, stragglers,\n"
+    "                       baseline_runs, baseline_metrics, baseline_kernels,\n"
+    "                       memory_events, out_of_memory, npu_memory, operators_at_peak,\n"
+    "                       npu_module_mem, state, peak, top_at_peak, oom, or list (what\n"
+    "                       each holds)\n"
     "      --partial        accept truncated traces, with a warning\n"
     "  -q, --quiet          no warnings, no progress bar\n"
     "  -h, --help           this help\n"
@@ -182,7 +200,9 @@ int cmd_report(int argc, char **argv)
         goto out;
     if ((status = vp_report_read(&in)) != VP_EXIT_OK)
         goto out;
-    if (fmt.html)
+    if (in.done)
+        status = VP_EXIT_OK;
+    else if (fmt.html)
         status = write_page(in.common.output, &in);
     else
         status = vp_emit_tables(&in.common, in.tables, in.ntables, "vprof.report/1");

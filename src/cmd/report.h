@@ -19,7 +19,8 @@ typedef struct vp_report_input {
     vp_inputs inputs;         /* the operands, resolved */
     vp_table *tables[VP_REPORT_TABLES];
     size_t ntables;
-    char *memory_svg;         /* a snapshot's chart, NULL: none */
+    char *memory_svg;         /* the chart of vprof memory --plot, NULL: none */
+    int done;                 /* nothing to print here (vprof/parts.h's VP_PARTS_DONE) */
     char title[512];
 } vp_report_input;
 

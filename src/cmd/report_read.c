@@ -6,18 +6,19 @@
 #include <sys/stat.h>
 
 #include "cmd/report.h"
-#include "vprof/breakdown.h"
-#include "vprof/comm.h"
 #include "vprof/comm_view.h"
+#include "vprof/ascend_files.h"
 #include "vprof/diff_view.h"
 #include "vprof/findings.h"
-#include "vprof/gpupass.h"
+#include "vprof/kernels_view.h"
 #include "vprof/memdoc.h"
 #include "vprof/memview.h"
 #include "vprof/report_page.h"
+#include "vprof/report_run.h"
 #include "vprof/steps_view.h"
 #include "vprof/summary_view.h"
 #include "cmd/inputs.h"
+#include "cmd/scale.h"
 
 void vp_report_input_init(vp_report_input *in)
 {
@@ -44,65 +45,72 @@ static void add(vp_report_input *in, vp_table *t, const char *name)
         vp_table_free(t);
 }
 
-/* The steps and comm models of one pass over each trace: the observers of
- * vprof steps and vprof comm on the same events. */
-typedef struct sc_models {
-    vp_breakdown b;
-    vp_comm m;
-} sc_models;
-
-static void observe_both(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *ev)
-{
-    sc_models *s = ctx;
-    vp_breakdown_observe(&s->b, w, gpu_index, ev);
-    vp_comm_observe(&s->m, w, gpu_index, ev);
-}
-
 static int is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int read_steps_comm(vp_report_input *in)
+/* A chart of vprof memory --plot, inlined in the page without its XML
+ * declaration; NULL after a write error. */
+static char *inline_svg(int (*plot)(FILE *, const void *, const char *), const void *model,
+                        const char *title)
 {
-    sc_models s;
-    vp_breakdown_init(&s.b);
-    vp_comm_init(&s.m);
-    int status = VP_EXIT_OK, sel = in->common.has_steps;
-    for (size_t i = 0; i < in->inputs.n && status == VP_EXIT_OK; i++) {
-        const char *path = in->inputs.paths[i];
-        if (is_dir(path))   /* an Ascend profile: its summary alone */
-            continue;
-        vp_error err = {0};
-        vp_gpu_pass p;
-        vp_trace_pass_opts o = {.partial = in->common.partial,
-                                .range = sel ? &in->common.steps : NULL,
-                                .position = (long)i, .rank = -1, .no_progress = 1};
-        if (vp_gpu_pass_read(&p, path, &o, observe_both, &s, &err) != 0) {
-            vp_error_print(&err);
-            status = err.status ? err.status : VP_EXIT_INPUT;
-        } else {
-            vp_breakdown_add_steps(&s.b, &p.w, p.pass.rank, sel);
-            vp_comm_rank *rr = vp_comm_new_rank(&s.m);
-            rr->path = vp_strdup(path);
-            rr->rank = p.pass.rank;
-            vp_comm_add_rank(&s.m, &p.w, rr, sel);
-        }
-        vp_gpu_pass_close(&p);
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    if (!f)
+        return NULL;
+    int rc = plot(f, model, title);
+    if (fclose(f) != 0 || rc != 0) {
+        free(svg);
+        return NULL;
     }
-    if (status == VP_EXIT_OK && s.b.nfiles) {
-        add(in, vp_steps_table(&s.b, s.b.nfiles > 1, sel, NULL), NULL);
-        add(in, vp_comm_rank_table(&s.m, sel), NULL);
-        add(in, vp_comm_collective_table(&s.m, in->common.top), NULL);
-        if (s.m.nranks > 1) {
-            add(in, vp_comm_spread_table(&s.m), NULL);
-            add(in, vp_comm_straggler_table(&s.m), NULL);
+    const char *body = strstr(svg, "<svg");
+    char *out = vp_strdup(body ? body : svg);
+    free(svg);
+    return out;
+}
+
+static int plot_trace(FILE *f, const void *m, const char *title)
+{
+    return vp_memview_plot_trace(f, m, title);
+}
+
+static int plot_doc(FILE *f, const void *d, const char *title)
+{
+    return vp_memview_plot_doc(f, d, title);
+}
+
+/* The tables of steps --per-rank, comm, kernels --by rank,class and
+ * memory, from the models that rode on the run's reading. */
+static void add_riders(vp_report_input *in, vp_report_run *rr)
+{
+    int sel = in->common.has_steps;
+    if (rr->b.nfiles) {
+        add(in, vp_steps_table(&rr->b, rr->b.nfiles > 1, sel, NULL), NULL);
+        add(in, vp_comm_rank_table(&rr->m, sel), NULL);
+        add(in, vp_comm_collective_table(&rr->m, in->common.top), NULL);
+        if (rr->m.nranks > 1) {
+            add(in, vp_comm_spread_table(&rr->m), NULL);
+            add(in, vp_comm_straggler_table(&rr->m), NULL);
         }
     }
-    vp_breakdown_free(&s.b);
-    vp_comm_free(&s.m);
-    return status;
+    if (rr->classes.nfiles && rr->classes.grand > 0)
+        add(in, vp_kernels_class_table(&rr->classes), NULL);
+    if (rr->ops.ngroups) {
+        add(in, vp_kernels_dim_table(&rr->ops, 'y', "op_types"), NULL);
+        add(in, vp_kernels_dim_table(&rr->ops, 'k', "op_cores"), NULL);
+        add(in, vp_kernels_table(&rr->ops, "yk", in->common.top), "op_statistics");
+    }
+    if (rr->timeline) {
+        vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
+        vp_table *t[5];
+        size_t nt = vp_memview_trace(rr->timeline, &vo, t);
+        for (size_t i = 0; i < nt; i++)
+            add(in, t[i], strcmp(vp_table_name(t[i]), "memory") == 0 ? "memory_events" : NULL);
+        in->memory_svg = inline_svg(plot_trace, rr->timeline, in->title);
+    }
 }
 
 static int read_baseline(vp_report_input *in, const vp_run *now)
@@ -146,20 +154,58 @@ static int read_snapshot(vp_report_input *in, vp_memdoc *d)
     size_t nt = vp_memview_doc(d, &vo, t);
     for (size_t i = 0; i < nt; i++)
         add(in, t[i], NULL);
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&svg, &len);
-    if (!f)
-        return VP_EXIT_INPUT;
-    int rc = vp_memview_plot_doc(f, d, in->title);
-    fclose(f);
-    if (rc != 0) {
-        free(svg);
-        return VP_EXIT_INPUT;
+    in->memory_svg = inline_svg(plot_doc, d, in->title);
+    return in->memory_svg ? VP_EXIT_OK : VP_EXIT_INPUT;
+}
+
+/* 1 when a rank of the Ascend directory has a memory file. */
+static int has_memory_files(const char *path)
+{
+    vp_asc_run run;
+    vp_error err = {0};
+    int has = 0;
+    if (vp_asc_scan(path, &run, &err) != 0)
+        return 0;
+    for (size_t i = 0; i < run.n; i++)
+        has |= run.ranks[i].files[VP_ASC_MEMORY_RECORD] ||
+               run.ranks[i].files[VP_ASC_OPERATOR_MEMORY] || run.ranks[i].files[VP_ASC_MODULE_MEM];
+    vp_asc_run_free(&run);
+    return has;
+}
+
+/* The first Ascend profile's memory files (memory_record.csv,
+ * operator_memory.csv, npu_module_mem.csv): vprof memory DIR's tables and
+ * its --plot chart; nothing when it has none. */
+static int read_ascend_memory(vp_report_input *in)
+{
+    for (size_t i = 0; i < in->inputs.n; i++) {
+        const char *path = in->inputs.paths[i];
+        if (!is_dir(path) || !vp_memdoc_is_ascend(path) || !has_memory_files(path))
+            continue;
+        vp_memdoc d;
+        vp_error err = {0};
+        int status = VP_EXIT_OK;
+        if (vp_memdoc_open(path, &d, &err) == 0 && d.kind == VP_MEMDOC_ASCEND) {
+            vp_memdoc_read_opts ro = {in->common.partial, 1, 0, -1};
+            if (vp_memdoc_read(&d, &ro, &err) != 0) {
+                vp_error_print(&err);
+                status = err.status ? err.status : VP_EXIT_INPUT;
+            } else {
+                vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
+                vp_table *t[5];
+                size_t nt = vp_memview_doc(&d, &vo, t);
+                for (size_t k = 0; k < nt; k++)
+                    add(in, t[k], NULL);
+                int rec = 0;
+                for (size_t r = 0; r < d.nranks; r++)
+                    rec |= d.ranks[r].has_rec;
+                if (rec && !in->memory_svg)
+                    in->memory_svg = inline_svg(plot_doc, &d, in->title);
+            }
+        }
+        vp_memdoc_free(&d);
+        return status;
     }
-    const char *body = strstr(svg, "<svg");
-    in->memory_svg = vp_strdup(body ? body : svg);
-    free(svg);
     return VP_EXIT_OK;
 }
 
@@ -188,24 +234,34 @@ int vp_report_read(vp_report_input *in)
     int status = VP_EXIT_OK;
     if (snapshot_operand(in, &status))
         return status;
-    for (size_t i = 0; i < in->inputs.n; i++)
-        if (strcmp(in->inputs.paths[i], "-") == 0)
-            return vp_usage_error("report", "standard input cannot be read: the report reads "
-                                            "each trace twice (summary's pass, then steps and comm)");
-    vp_run *run = vp_run_cli_read(&in->ro, &in->common, in->inputs.paths, in->inputs.n, &status);
-    if (!run)
-        return status ? status : VP_EXIT_INPUT;
-    vp_threshold *th = vp_thresholds_new();
-    vp_table *t[VP_SUMMARY_TABLES];
-    size_t nt = vp_summary_tables(run, th, in->common.top ? in->common.top : VP_REPORT_MAX_ROWS, 1,
-                                  1, t);
-    for (size_t i = 0; i < nt; i++)
-        add(in, t[i], NULL);
-    free(th);
-    status = read_steps_comm(in);
-    if (status == VP_EXIT_OK && in->baseline)
-        status = read_baseline(in, run);
-    vp_run_free(run);
+    /* One reading of each trace, on the worker pool as summary's. */
+    vp_run_opts opts;
+    vp_run_cli_opts(&in->ro, &in->common, &opts);
+    vp_report_run rr;
+    vp_report_run_init(&rr, &opts);
+    vp_parts parts = {.cmd = "report", .opts = &opts, .model = &rr};
+    status = vp_parts_run(&in->common, &parts, in->inputs.paths, in->inputs.n);
+    if (status == VP_PARTS_DONE) {
+        in->done = 1;    /* an MPI process other than rank 0: nothing to print */
+        status = VP_EXIT_OK;
+    } else if (status == VP_EXIT_OK) {
+        vp_report_run_finish(&rr);
+        status = vp_run_cli_mfu(&in->ro, rr.run);
+    }
+    if (status == VP_EXIT_OK && !in->done) {
+        vp_threshold *th = vp_thresholds_new();
+        vp_table *t[VP_SUMMARY_TABLES];
+        size_t nt = vp_summary_tables(rr.run, th, in->common.top ? in->common.top : VP_REPORT_MAX_ROWS,
+                                      1, 1, t);
+        for (size_t i = 0; i < nt; i++)
+            add(in, t[i], NULL);
+        free(th);
+        add_riders(in, &rr);
+        status = read_ascend_memory(in);
+        if (status == VP_EXIT_OK && in->baseline)
+            status = read_baseline(in, rr.run);
+    }
+    vp_report_run_free(&rr);
     return status;
 }
 

@@ -47,13 +47,29 @@ int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg)
     }
 }
 
+void vp_run_cli_opts(const vp_run_cli *o, const vp_common_opts *common, vp_run_opts *out)
+{
+    *out = o->run;
+    out->steps = common->steps;
+    out->steps_given = common->has_steps;
+    out->partial = common->partial;
+}
+
+int vp_run_cli_mfu(const vp_run_cli *o, vp_run *run)
+{
+    vp_error err = {0};
+    if (o->mfu.model && vp_run_add_mfu(run, &o->mfu, &err) != 0) {
+        vp_error_print(&err);
+        return err.status ? err.status : VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
+}
+
 vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char *const *paths,
                         size_t n, int *status)
 {
-    vp_run_opts opts = o->run;
-    opts.steps = common->steps;
-    opts.steps_given = common->has_steps;
-    opts.partial = common->partial;
+    vp_run_opts opts;
+    vp_run_cli_opts(o, common, &opts);
     vp_run *run = vp_run_new();
     /* check and diff read their runs as summary does: one analysis */
     vp_parts parts = {.cmd = o->cmd, .opts = &opts, .model = run, .analysis = "summary"};
@@ -64,11 +80,8 @@ vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char 
         return NULL;
     }
     vp_run_finish(run);
-    vp_error err = {0};
-    if (o->mfu.model && vp_run_add_mfu(run, &o->mfu, &err) != 0) {
+    if ((*status = vp_run_cli_mfu(o, run)) != VP_EXIT_OK) {
         vp_run_free(run);
-        vp_error_print(&err);
-        *status = err.status ? err.status : VP_EXIT_INPUT;
         return NULL;
     }
     return run;

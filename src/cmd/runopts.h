@@ -44,6 +44,12 @@ void vp_run_cli_init(vp_run_cli *o, const char *cmd);
  * usage error was printed. */
 int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg);
 
+/* The run's options from these and the common ones (--steps, --partial). */
+void vp_run_cli_opts(const vp_run_cli *o, const vp_common_opts *common, vp_run_opts *out);
+/* Adds MFU to a finished run when --model was given: an exit status,
+ * after printing the error. */
+int vp_run_cli_mfu(const vp_run_cli *o, vp_run *run);
+
 /* Reads a run from its files (common: --steps, --partial, and -j,
  * --save-part, --mpi through cmd/scale.h), adding MFU when --model was
  * given; prints the error and sets *status on failure.  NULL with

@@ -13,6 +13,7 @@
 #include "vprof/launches.h"
 #include "vprof/memevents.h"
 #include "vprof/ops.h"
+#include "vprof/report_run.h"
 #include "vprof/runstats.h"
 
 /* new, merge, save and free of a model initialised in place by init(m,
@@ -230,6 +231,26 @@ static void steps_init(vp_breakdown *b, const void *opts)
 MODEL_LIFE(steps, vp_breakdown, void, steps_init, vp_breakdown_merge, vp_breakdown_save,
            vp_breakdown_free, NULL)
 
+/* ---- report: the run's metrics with steps, comm, kernels and memory ---- */
+
+static void report_init(vp_report_run *r, const vp_run_opts *o)
+{
+    vp_report_run_init(r, o);
+}
+MODEL_LIFE(report, vp_report_run, vp_run_opts, report_init, vp_report_run_merge,
+           vp_report_run_save, vp_report_run_free, NULL)
+
+static int report_read(void *m, const void *opts, const char *input, size_t i, vp_error *err)
+{
+    (void)opts;   /* the model's, given to new_model */
+    return vp_report_run_read(m, input, i, err);
+}
+
+static void report_finish(void *m)
+{
+    vp_report_run_finish(m);
+}
+
 #define ENTRY(cmd, version, life, read, finish) \
     {cmd, version, life##_new, life##_merge, life##_save, life##_free, read, finish}
 
@@ -249,6 +270,7 @@ static const vp_analysis table[] = {
     ENTRY("summary", VP_RUN_PART_VERSION, run, run_read, run_finish),
     ENTRY("check", VP_RUN_PART_VERSION, run, run_read, run_finish),
     ENTRY("memory", VP_MEMEVENTS_PART_VERSION, memory, NULL, memory_finish),
+    ENTRY("report", VP_REPORT_RUN_PART_VERSION, report, report_read, report_finish),
 };
 
 const vp_analysis *vp_analyses(size_t *n)

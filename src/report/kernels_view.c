@@ -1,5 +1,6 @@
 /* The kernels table. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vprof/kernels_view.h"
@@ -98,5 +99,77 @@ vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top)
                               dims[0] == 's' ? "stream" : dims[0] == 'r' ? "rank" : "device",
                               n - shown);
     }
+    return t;
+}
+
+vp_table *vp_kernels_class_table(const vp_kernels *k)
+{
+    static const vp_col_spec cols[] = {
+        {"Rank", VP_COL_INT, 0},          {"Compute", VP_COL_NS, 0},
+        {"Communication", VP_COL_NS, 0},  {"Memory", VP_COL_NS, 0},
+        {"Sync", VP_COL_NS, 0},           {"Total", VP_COL_NS, 0},
+    };
+    vp_table *t = vp_table_new_cols("kernel_classes", cols, sizeof cols / sizeof *cols);
+    for (size_t f = 0; f < k->nfiles; f++) {
+        int64_t by[VP_CLASS_COUNT] = {0}, total = 0;
+        for (size_t g = 0; g < k->ngroups; g++) {
+            const vp_kgroup *gr = &k->groups[g];
+            if ((size_t)gr->key.file != f || gr->key.cls < 0 || gr->key.cls >= VP_CLASS_COUNT)
+                continue;
+            by[gr->key.cls] += gr->sum.total;
+            total += gr->sum.total;
+        }
+        size_t row = vp_table_add_row(t);
+        vp_table_set_int(t, row, 0, k->ranks[f]);
+        for (int c = 0; c < VP_CLASS_COUNT; c++)
+            vp_table_set_int(t, row, 1 + c, by[c]);
+        vp_table_set_int(t, row, 5, total);
+    }
+    return t;
+}
+
+typedef struct dim_total {
+    int32_t id;        /* the interned type or core */
+    int64_t total, n;
+} dim_total;
+
+static int cmp_dim_total(const void *a, const void *b)
+{
+    const dim_total *x = a, *y = b;
+    if (x->total != y->total)
+        return (y->total > x->total) - (y->total < x->total);
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+vp_table *vp_kernels_dim_table(const vp_kernels *k, char dim, const char *name)
+{
+    vp_table *t = vp_table_new(name);
+    vp_table_add_col(t, dim == 'y' ? "Type" : "Accelerator Core", VP_COL_TEXT, 0);
+    vp_table_add_col(t, "Time", VP_COL_PERCENT, 1);
+    vp_table_add_col(t, "Total Time", VP_COL_NS, 0);
+    vp_table_add_col(t, "Instances", VP_COL_INT, 0);
+    dim_total *d = vp_calloc(k->nstr ? k->nstr : 1, sizeof *d);
+    for (size_t i = 0; i < k->nstr; i++)
+        d[i].id = (int32_t)i;
+    for (size_t g = 0; g < k->ngroups; g++) {
+        const vp_kgroup *gr = &k->groups[g];
+        int32_t id = dim == 'y' ? gr->key.type : gr->key.core;
+        if (id < 0 || (size_t)id >= k->nstr)
+            continue;
+        d[id].total += gr->sum.total;
+        d[id].n += gr->sum.n;
+    }
+    qsort(d, k->nstr, sizeof *d, cmp_dim_total);
+    for (size_t i = 0; i < k->nstr; i++) {
+        if (!d[i].n)
+            continue;
+        size_t row = vp_table_add_row(t);
+        vp_table_set_text(t, row, 0, d[i].id ? k->str[d[i].id] : "");
+        vp_table_set_double(t, row, 1,
+                            k->grand ? 100.0 * (double)d[i].total / (double)k->grand : 0.0);
+        vp_table_set_int(t, row, 2, d[i].total);
+        vp_table_set_int(t, row, 3, d[i].n);
+    }
+    free(d);
     return t;
 }

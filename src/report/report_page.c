@@ -67,7 +67,45 @@ static void kernels(const page *p)
     vp_html_chart(p->out, t, "Top kernels by GPU time, all ranks", label, 1, total, 1,
                   VP_REPORT_MAX_BARS, 0);
     vp_html_table(p->out, t, VP_REPORT_MAX_ROWS, "vprof kernels");
+    if ((t = find(p, "kernel_classes"))) {
+        static const char *const rank[] = {"Rank"};
+        static const char *const cls[] = {"Compute", "Communication", "Memory", "Sync"};
+        vp_html_heading(p->out, "Time by class per rank");
+        vp_html_chart(p->out, t, "Each rank's kernel time by class: compute, communication, "
+                                 "memory copies and sets, sync",
+                      rank, 1, cls, 4, VP_REPORT_MAX_BARS, 0);
+        vp_html_table(p->out, t, VP_REPORT_MAX_ROWS,
+                      "vprof kernels --by rank,class --include memcpy,memset,sync");
+    }
     vp_html_section_end(p->out);
+}
+
+/* An Ascend profile's operators as MindStudio Insight's Operator page
+ * shows them: time per op type and per core type, and the statistics. */
+static void operators(const page *p)
+{
+    const vp_table *t = find(p, "op_types");
+    if (!t)
+        return;
+    FILE *out = p->out;
+    static const char *const total[] = {"Total Time"};
+    static const char *const type[] = {"Type"}, *const core[] = {"Accelerator Core"};
+    vp_html_section(out, "operators", "Operators");
+    vp_html_heading(out, "Time per op type");
+    vp_html_chart(out, t, "Operator time per op type, all ranks", type, 1, total, 1,
+                  VP_REPORT_MAX_BARS, 0);
+    vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof kernels --by type");
+    if ((t = find(p, "op_cores"))) {
+        vp_html_heading(out, "Time per core type");
+        vp_html_chart(out, t, "Operator time per accelerator core type, all ranks", core, 1,
+                      total, 1, VP_REPORT_MAX_BARS, 0);
+        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof kernels --by core");
+    }
+    if ((t = find(p, "op_statistics"))) {
+        vp_html_heading(out, "Statistics per op type and core type");
+        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof kernels --by type,core");
+    }
+    vp_html_section_end(out);
 }
 
 static void distributed(const page *p)
@@ -106,11 +144,23 @@ static void memory(const page *p)
     const vp_table *t = find(p, "memory");
     vp_html_section(p->out, "memory", "Memory");
     if (p->memory_svg) {
-        vp_html_figure_begin(p->out, "Memory over time: active (solid) and reserved (dashed)");
+        vp_html_figure_begin(p->out, find(p, "memory_events")
+                                         ? "Memory over time, the first trace's [memory] events: "
+                                           "allocated (solid) and reserved (dashed)"
+                                         : "Memory over time: active (solid) and reserved (dashed)");
         fputs(p->memory_svg, p->out);
         vp_html_figure_end(p->out);
     }
-    static const char *const snap[][2] = {{"peak", "The peak"},
+    static const char *const snap[][2] = {{"memory_events", "The first trace's [memory] events "
+                                                            "(vprof memory)"},
+                                          {"out_of_memory", "Out of memory ([OutOfMemory] events)"},
+                                          {"npu_memory", "NPU memory per component "
+                                                         "(memory_record.csv)"},
+                                          {"operators_at_peak", "Operators at each allocator's "
+                                                                "peak (operator_memory.csv)"},
+                                          {"npu_module_mem", "Memory per module "
+                                                             "(npu_module_mem.csv)"},
+                                          {"peak", "The peak"},
                                           {"top_at_peak", "The largest live allocations at the peak"},
                                           {"state", "State at the end"},
                                           {"oom", "Out of memory"}};
@@ -159,7 +209,7 @@ int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table 
                    size_t n, const char *memory_svg)
 {
     page p = {out, tables, n, memory_svg};
-    const char *ids[5], *titles[5];
+    const char *ids[6], *titles[6];
     size_t nav = 0;
     const vp_table *comm = find(&p, "comm");
 #define NAV(cond, id, ti) \
@@ -169,6 +219,7 @@ int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table 
     }
     NAV(find(&p, "run"), "overview", "Overview")
     NAV(find(&p, "top_kernels"), "kernels", "Kernels")
+    NAV(find(&p, "op_types"), "operators", "Operators")
     NAV(comm && vp_table_rows(comm) > 1, "distributed", "Distributed")
     NAV(1, "memory", "Memory")
     NAV(find(&p, "baseline_metrics"), "baseline", "Baseline")
@@ -177,6 +228,7 @@ int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table 
     if (find(&p, "run"))
         overview(&p);
     kernels(&p);
+    operators(&p);
     distributed(&p);
     memory(&p);
     baseline(&p);

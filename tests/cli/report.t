@@ -40,10 +40,10 @@ python3 "$CHECK" page.html >"$OUT_STDOUT"
 expect_stdout <<'END'
 sections: overview kernels distributed memory
 overview: charts 3, figures 3, findings 1, tables 3
-kernels: charts 1, figures 1, tables 1
+kernels: charts 2, figures 2, tables 2
 distributed: charts 2, figures 2, tables 4
 memory: 
-rows with a rank: 6
+rows with a rank: 8
 END
 
 case_ 'the page: findings with evidence, step bars with hover titles, sortable tables'
@@ -69,7 +69,19 @@ expect_stdout <<'END'
 END
 grep -c '<table class="sortable"' page.html >"$OUT_STDOUT"
 expect_stdout <<'END'
-8
+9
+END
+# time by class per rank: vprof kernels --by rank,class --include
+# memcpy,memset,sync's totals (rank 0: 210.320, 396.199, 1.325 ms; rank 1:
+# 271.973, 379.053, 16.504 ms), a stacked bar each
+sed -n '/id="kernels"/,/id="distributed"/p' page.html | grep -o '<title>Rank [01]: [^<]*</title>' >"$OUT_STDOUT"
+expect_stdout <<'END'
+<title>Rank 0: Compute 210 ms</title>
+<title>Rank 0: Communication 396 ms</title>
+<title>Rank 0: Memory 1.32 ms</title>
+<title>Rank 1: Compute 272 ms</title>
+<title>Rank 1: Communication 379 ms</title>
+<title>Rank 1: Memory 16.5 ms</title>
 END
 
 case_ '-f json: the tables of summary, steps --per-rank and comm, equal to theirs'
@@ -86,6 +98,15 @@ cp "$OUT_STDOUT" comm.json
 same_tables report.json summary.json:run summary.json:gpu_time summary.json:top_kernels \
     summary.json:findings summary.json:metrics steps.json:steps comm.json:comm comm.json:spread \
     comm.json:stragglers
+vp report -q -f csv --table kernel_classes "$R0" "$R1"
+expect_stdout <<'END'
+Rank,Compute (ns),Communication (ns),Memory (ns),Sync (ns),Total (ns)
+0,210320000,396199000,1325000,0,607844000
+1,271973000,379053000,16504000,0,667530000
+END
+vp kernels -q -f csv --by rank,class --include memcpy,memset,sync "$R0" "$R1"
+expect_stdout_has '396199000,10,'
+expect_stdout_has '16504000,'
 
 case_ '--baseline: the Baseline section, diff metrics and kernels as a diverging chart'
 vp report -q -o cmp.html --baseline "$R1" "$R0"
@@ -94,10 +115,10 @@ python3 "$CHECK" cmp.html >"$OUT_STDOUT"
 expect_stdout <<'END'
 sections: overview kernels memory baseline
 overview: charts 3, figures 3, findings 1, tables 3
-kernels: charts 1, figures 1, tables 1
+kernels: charts 2, figures 2, tables 2
 memory: 
 baseline: charts 1, figures 1, tables 3
-rows with a rank: 0
+rows with a rank: 1
 END
 # vprof diff's kernels: -33.8 ms the largest gain (green), +17.1 ms the
 # NCCL loss (red); 10 of the 20 (--top) each way
@@ -132,6 +153,97 @@ vp report -q -f json "$SNAP"
 cp "$OUT_STDOUT" mr.json
 same_tables mr.json memory.json:peak memory.json:top_at_peak memory.json:state
 
+case_ '[memory] events: the first trace's timeline (memory --plot) and its table; no kernels, no class chart'
+cat >mem.json <<'J'
+{"traceEvents":[
+{"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":100,"args":{"Device Type":1,"Device Id":0,"Addr":1,"Bytes":1024,"Total Allocated":5120,"Total Reserved":20971520,"Ev Idx":1}},
+{"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":101.5,"args":{"Device Type":1,"Device Id":0,"Addr":2,"Bytes":4096,"Total Allocated":9216,"Total Reserved":20971520,"Ev Idx":2}},
+{"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":120,"args":{"Device Type":1,"Device Id":0,"Addr":2,"Bytes":-4096,"Total Allocated":5120,"Total Reserved":41943040,"Ev Idx":3}},
+{"ph":"i","s":"t","cat":"cpu_instant_event","name":"[OutOfMemory]","pid":7,"tid":8,"ts":140,"args":{"Device Type":1,"Device Id":0,"Bytes":85899345920,"Total Allocated":5120,"Total Reserved":41943040}}
+]}
+J
+vp report -q -o m.html mem.json "$R0"
+expect_status 0
+python3 "$CHECK" m.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+sections: overview kernels distributed memory
+overview: charts 3, figures 3, findings 1, tables 3
+kernels: charts 2, figures 2, tables 2
+distributed: charts 2, figures 2, tables 4
+memory: charts 1, figures 1, tables 3
+rows with a rank: 6
+END
+vp report -q -f csv --table memory_events mem.json "$R0"
+expect_stdout <<'END'
+Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
+cuda:0,3,9216,101500,1500,,41943040,5120,41943040
+END
+vp memory -q -f csv --table memory mem.json
+expect_stdout <<'END'
+Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
+cuda:0,3,9216,101500,1500,,41943040,5120,41943040
+END
+vp report -q -f csv --table kernel_classes mem.json
+expect_status 2
+expect_stderr_has "kernel_classes"
+
+case_ 'an Ascend profile: the Operator page (op type, core type) and the Memory page'
+A=$DATA/ascend/msinsight_gpt3_rank0_ascend_pt
+vp report -q -o asc.html "$A"
+expect_status 0
+python3 "$CHECK" asc.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+sections: overview kernels operators memory
+overview: charts 1, figures 1, findings 1, tables 2
+kernels: charts 1, figures 1, tables 1
+operators: charts 2, figures 2, tables 3
+memory: charts 1, figures 1, tables 4
+rows with a rank: 28
+END
+# vprof kernels --by core --include memcpy,memset,sync's totals and instances
+vp report -q -f csv --table op_cores "$A"
+expect_stdout <<'END'
+Accelerator Core,Time (%),Total Time (ns),Instances
+MIX_AIC,56.5,21114692,4
+HCCL,27.4,10238538,4
+DSA_SQE,14.3,5344210,2
+AI_CORE,1.4,506370,4
+AI_CPU,0.4,145022,2
+MIX_AIV,0.1,19494,3
+AI_VECTOR_CORE,0.0,2640,2
+END
+vp kernels -q -f csv --by core --include memcpy,memset,sync "$A"
+expect_stdout_has '56.5,21114692,4,'
+expect_stdout_has ',2640,2,'
+vp report -q -f csv --table op_types "$A"
+expect_stdout_has 'FlashAttentionScore,56.5,21114692,4'
+expect_stdout_has 'hcom_broadcast_,14.8,5517725,2'
+vp report -q -f json "$A"
+cp "$OUT_STDOUT" ar.json
+vp memory -q -f json "$A"
+cp "$OUT_STDOUT" am.json
+same_tables ar.json am.json:npu_memory am.json:operators_at_peak am.json:npu_module_mem
+# without memory files: no Memory page, no error
+vp report -q -o r2.html "$DATA/ascend/run2"
+expect_status 0
+python3 "$CHECK" r2.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+sections: overview kernels operators memory
+overview: charts 1, figures 1, findings 1, tables 2
+kernels: charts 1, figures 1, tables 1
+operators: charts 2, figures 2, tables 3
+memory: 
+rows with a rank: 0
+END
+
+case_ 'standard input: read once, as summary reads it'
+vp report -q -f json --table run - <"$R0"
+expect_status 0
+cp "$OUT_STDOUT" stdin.json
+vp summary -q -f json --table run - <"$R0"
+cp "$OUT_STDOUT" stdin-summary.json
+same_tables stdin.json stdin-summary.json:run
+
 case_ 'bad input: exit 3 naming the file, no page left'
 printf '{"traceEvents": [{"ph": "X", "name": ' >bad.json
 vp report -o bad.html bad.json
@@ -161,6 +273,3 @@ expect_stderr_has '-f table'
 vp report --table steps "$R0"
 expect_status 2
 expect_stderr_has '--table'
-vp report - <"$R0"
-expect_status 2
-expect_stderr_has 'standard input'
