@@ -77,36 +77,86 @@ static void *log_append(rec_log *l, int64_t id)
     return rec_at(l, l->n++);
 }
 
-/* Stable merge sort by id, bottom-up: stable so that of an id's records
- * the first read comes first (a tie between calls keeps the first).  A
- * pair of runs already in order is copied, so a log in order costs one
- * comparison a run. */
+/* One record copied: the records are 16 or 32 bytes, and a memcpy call
+ * per record (its size known only at run time) cost more than the merge. */
+static void copy_rec(char *dst, const char *src, size_t sz)
+{
+    if (sz == sizeof(call_rec))
+        memcpy(dst, src, sizeof(call_rec));
+    else if (sz == sizeof(work_rec))
+        memcpy(dst, src, sizeof(work_rec));
+    else
+        memcpy(dst, src, sz);
+}
+
+/* Merges the sorted runs [lo, mid) and [mid, hi) of v in place through a
+ * copy of the shorter one in *tmp (grown as needed), stably: of equal
+ * ids, those of the first run stay first. */
+static void merge_runs(char *v, size_t sz, size_t lo, size_t mid, size_t hi, char **tmp,
+                       size_t *tcap)
+{
+    if (id_in(v, sz, mid - 1) <= id_in(v, sz, mid))
+        return;
+    size_t na = mid - lo, nb = hi - mid, nt = na < nb ? na : nb;
+    if (nt > *tcap) {
+        *tmp = vp_realloc(*tmp, nt * sz);
+        *tcap = nt;
+    }
+    char *t = *tmp;
+    if (na <= nb) {   /* the first run aside, merged forwards */
+        memcpy(t, v + lo * sz, na * sz);
+        size_t i = 0, j = mid, k = lo;
+        while (i < na && j < hi) {
+            if (id_in(v, sz, j) < id_in(t, sz, i))
+                copy_rec(v + k++ * sz, v + j++ * sz, sz);
+            else
+                copy_rec(v + k++ * sz, t + i++ * sz, sz);
+        }
+        memcpy(v + k * sz, t + i * sz, (na - i) * sz);   /* the second's rest is in place */
+    } else {          /* the second run aside, merged backwards */
+        memcpy(t, v + mid * sz, nb * sz);
+        size_t i = mid, j = nb, k = hi;
+        while (i > lo && j > 0) {
+            if (id_in(t, sz, j - 1) < id_in(v, sz, i - 1))
+                copy_rec(v + --k * sz, v + --i * sz, sz);
+            else
+                copy_rec(v + --k * sz, t + --j * sz, sz);
+        }
+        memcpy(v + lo * sz, t, j * sz);   /* the first's rest is in place */
+    }
+}
+
+/* Stable sort by id, merging the ascending runs the log holds pairwise
+ * (stable so that of an id's records the first read comes first: a tie
+ * between calls keeps the first).  The logs come in few runs (the
+ * launches of one thread after another's), so this is a pass or two,
+ * and the copy aside is the shorter run of each merge, not the log. */
 static void log_sort(rec_log *l)
 {
-    size_t sz = l->size, n = l->n;
-    char *a = l->v, *t = vp_malloc(l->cap * sz);   /* cap: either becomes l->v */
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            if (mid == hi || id_in(a, sz, mid - 1) <= id_in(a, sz, mid)) {
-                memcpy(t + lo * sz, a + lo * sz, (hi - lo) * sz);
-                continue;
-            }
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                size_t from = id_in(a, sz, j) < id_in(a, sz, i) ? j++ : i++;
-                memcpy(t + k++ * sz, a + from * sz, sz);
-            }
-            memcpy(t + k * sz, a + i * sz, (mid - i) * sz);
-            k += mid - i;
-            memcpy(t + k * sz, a + j * sz, (hi - j) * sz);
+    size_t sz = l->size, n = l->n, nrun = 1;
+    for (size_t i = 1; i < n; i++)
+        nrun += id_at(l, i) < id_at(l, i - 1);
+    size_t *run = vp_malloc((nrun + 1) * sizeof *run);
+    nrun = 0;
+    run[nrun++] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (id_at(l, i) < id_at(l, i - 1))
+            run[nrun++] = i;
+    run[nrun] = n;
+    char *tmp = NULL;
+    size_t tcap = 0;
+    while (nrun > 1) {
+        size_t out = 0;
+        for (size_t r = 0; r < nrun; r += 2) {
+            if (r + 1 < nrun)
+                merge_runs(l->v, sz, run[r], run[r + 1], run[r + 2], &tmp, &tcap);
+            run[out++] = run[r];
         }
-        char *x = a;
-        a = t;
-        t = x;
+        run[out] = n;
+        nrun = out;
     }
-    free(t);
-    l->v = a;
+    free(tmp);
+    free(run);
 }
 
 /* Sorts the log and, with fold, folds each id's records into its first;

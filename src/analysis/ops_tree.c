@@ -30,18 +30,6 @@ typedef struct frame {
     closed last;        /* its last child */
 } frame;
 
-static int cmp_slice(const void *a, const void *b)
-{
-    const slice *x = a, *y = b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    if (x->end != y->end)
-        return x->end > y->end ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
 static int counted(const file_pass *fp, const slice *s)
 {
     if (!fp->steps)
@@ -128,12 +116,6 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     p->gpu_in += gpu_in;
     p->mod_cpu += s->kind == K_MOD ? dur : f->mod_cpu;
     p->mod_gpu += s->kind == K_MOD ? gpu_in : f->mod_gpu;
-}
-
-void ops_sort_slices(slice *s, size_t n)
-{
-    if (n)
-        qsort(s, n, sizeof *s, cmp_slice);
 }
 
 void ops_walk_slices(const slice *s, size_t n, const slice_walk *w)

@@ -40,7 +40,8 @@ typedef struct file_pass {
 } file_pass;
 
 /* Sorts slices as torch does: per thread, by start, the longer first at
- * equal starts, then in file order. */
+ * equal starts, then in file order (ops_sort.c: by thread, then merging
+ * the runs the file holds). */
 void ops_sort_slices(slice *s, size_t n);
 
 /* Walks sorted slices as trees, one per thread: a slice is inside the open

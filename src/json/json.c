@@ -291,6 +291,9 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
     p = vp_json_ws(p, end);
     if (p == end || *p != '{')
         return 0;
+    size_t klen[16];   /* the keys' lengths, measured once (callers ask for a few) */
+    for (size_t i = 0; i < nkeys && i < 16; i++)
+        klen[i] = strlen(keys[i]);
     p = vp_json_ws(p + 1, end);
     while (p < end && *p == '"') {
         vp_span k, v;
@@ -306,7 +309,7 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
         for (size_t i = 0; i < nkeys; i++) {
             if (vals[i].p)
                 continue;
-            size_t kl = strlen(keys[i]);
+            size_t kl = i < 16 ? klen[i] : strlen(keys[i]);
             if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
                 ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
                 vals[i] = v;

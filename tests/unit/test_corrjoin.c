@@ -140,6 +140,35 @@ static void test_work_records(void **state)
 
 /* Which events carry a correlation: a complete launching call, and the
  * args of any GPU event. */
+/* Two threads' launches, one after the other as Kineto writes them: a
+ * long run then a short one (merged backwards) and a short run then a
+ * long one (merged forwards); an id in both runs at one start keeps the
+ * first run's call, an earlier start wins from either. */
+static void test_runs(void **state)
+{
+    (void)state;
+    for (int shape = 0; shape < 2; shape++) {
+        vp_corrjoin *j = vp_corrjoin_new();
+        int64_t first = shape ? 100 : 1000, second = shape ? 1000 : 100;
+        for (int64_t i = 0; i < first; i++)
+            vp_corrjoin_call(j, 2 * i, &(vp_launch_call){2 * i, 1, 1});
+        for (int64_t i = 0; i < second; i++)
+            vp_corrjoin_call(j, 2 * i + 1, &(vp_launch_call){2 * i + 1, 2, 2});
+        vp_corrjoin_call(j, 10, &(vp_launch_call){10, 3, 3});   /* a tie: the first stays */
+        vp_corrjoin_call(j, 12, &(vp_launch_call){11, 4, 4});   /* earlier: it wins */
+        int64_t n = first < second ? first : second;
+        assert_int_equal(vp_corrjoin_calls(j), (size_t)(first + second));
+        vp_launch_call c;
+        for (int64_t id = 0; id < 2 * n; id++) {
+            assert_int_equal(vp_corrjoin_launcher(j, id, &c), 1);
+            assert_int_equal(c.api, id == 12 ? 4 : 1 + (id & 1));
+            assert_int_equal(c.ts, id == 12 ? 11 : id);
+        }
+        assert_int_equal(vp_corrjoin_launcher(j, 2 * (first > second ? first : second), &c), 0);
+        vp_corrjoin_free(j);
+    }
+}
+
 static void test_correlation_of_events(void **state)
 {
     (void)state;
@@ -171,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_both_sides),
         cmocka_unit_test(test_growth),
         cmocka_unit_test(test_work_records),
+        cmocka_unit_test(test_runs),
         cmocka_unit_test(test_correlation_of_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
