@@ -24,7 +24,6 @@ typedef struct file_pass {
     held *h;
     size_t n, cap;
     int hold;               /* keep the instances until the file ends */
-    vp_steps *steps;        /* with opts.steps: the pass's, once read */
     vp_projfile *proj;      /* with opts.project */
 } file_pass;
 
@@ -224,14 +223,14 @@ int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
     if (tp.trace)
         s->nfiles++;
     if (rc == 0) {
-        vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){.no_steps_kept = none_kept[s->o.family]});
-        fp.steps = tp.steps;
+        vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){.no_steps_kept =
+                                                              none_kept[s->o.family]});
         long rank = s->o.by_rank ? tp.rank : -1;
         for (size_t i = 0; i < fp.n; i++)
-            if (!fp.steps || in_steps(s, fp.steps, &fp.h[i]))
+            if (!tp.steps || in_steps(s, tp.steps, &fp.h[i]))
                 add_instance(s, fp.h[i].name, fp.h[i].cat, rank, fp.h[i].dur, fp.h[i].bytes);
         if (fp.proj)
-            vp_projfile_end(fp.proj, s->proj, rank, fp.steps);
+            vp_projfile_end(fp.proj, s->proj, rank, tp.steps);
         vp_trace_pass_say(s->o.say, "%s: read %llu events", vp_trace_name(tp.trace),
                           (unsigned long long)vp_trace_get_stats(tp.trace)->events);
     }
