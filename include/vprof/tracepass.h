@@ -1,8 +1,9 @@
 /* One trace file read once, as every analysis of events reads one (kernels,
  * ops, launches, api/copies/ranges, comm, steps, the run metrics, merge's
- * scan, memory's [memory] events): the trace opened, every event given to the caller's observer, the
- * steps selected, the rank told, and the warnings every reader gives worded
- * once.  vprof/gpupass.h builds the GPU-work pass on it.
+ * scan, memory's [memory] events): the trace opened, every event given to
+ * the caller's observer, the steps selected, the rank told, and the
+ * warnings every reader gives worded once.  vprof/gpupass.h builds the
+ * GPU-work pass on it.
  *
  * The caller keeps the per-event logic, and nothing else: a reader's
  * observer sees each event once, in file order, and reads what the pass

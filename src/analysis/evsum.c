@@ -24,7 +24,6 @@ typedef struct file_pass {
     held *h;
     size_t n, cap;
     int hold;               /* keep the instances until the file ends */
-    vp_steps *steps;        /* with opts.steps: the pass's, once read */
     vp_projfile *proj;      /* with opts.project */
 } file_pass;
 
