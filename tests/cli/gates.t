@@ -54,6 +54,8 @@ sync.step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 gemm.fp32_pct,43.110650,31.559816,-11.550834,,percent (Delta: points)
 attention.pct,0.004946,0.005069,0.000123,,percent (Delta: points)
 attention.flash,0.000000,0.000000,0.000000,,count
+launches.bound_pct,13.372093,14.124783,0.752690,,percent (Delta: points)
+api.top_pct,13.457014,5.780046,-7.676968,,percent (Delta: points)
 END
 expect_stderr <<'END'
 END
@@ -124,6 +126,8 @@ sync.step_pct          0.00%   0.00%   0.00 pp           -
 gemm.fp32_pct          43.11%  31.56%  -11.55 pp         -
 attention.pct          0.00%   0.01%   0.00 pp           -
 attention.flash        0       0       0                 -
+launches.bound_pct     13.37%  14.12%  +0.75 pp          -
+api.top_pct            13.46%  5.78%   -7.68 pp          -
 note: Delta: new - base, in percentage points (pp) for a percentage; Relative: of the base value, none for a percentage
 END
 expect_stderr <<'END'
@@ -264,6 +268,8 @@ Rank,Metric,Base,New,Delta,Relative (%),Unit
 0,gemm.fp32_pct,43.110650,43.110650,0.000000,,percent (Delta: points)
 0,attention.pct,0.004946,0.004946,0.000000,,percent (Delta: points)
 0,attention.flash,0.000000,0.000000,0.000000,,count
+0,launches.bound_pct,13.372093,13.372093,0.000000,,percent (Delta: points)
+0,api.top_pct,13.457014,13.457014,0.000000,,percent (Delta: points)
 1,ranks,1.000000,1.000000,0.000000,0.0,count
 1,gpus,1.000000,1.000000,0.000000,0.0,count
 1,steps,2.000000,2.000000,0.000000,0.0,count
@@ -292,6 +298,8 @@ Rank,Metric,Base,New,Delta,Relative (%),Unit
 1,gemm.fp32_pct,31.559816,31.559816,0.000000,,percent (Delta: points)
 1,attention.pct,0.005069,0.005069,0.000000,,percent (Delta: points)
 1,attention.flash,0.000000,0.000000,0.000000,,count
+1,launches.bound_pct,14.124783,14.124783,0.000000,,percent (Delta: points)
+1,api.top_pct,5.780046,5.780046,0.000000,,percent (Delta: points)
 END
 expect_stderr <<'END'
 END
@@ -412,7 +420,7 @@ cd "$DATA/hta"
 "$VPROF" summary -f json trace_filter_rank-0.json.gz > "$WORK/base.json"
 vp check --baseline "$WORK/base.json" --tolerance 5% -f github trace_filter_rank-0.json.gz
 expect_status 0
-if [ "$(grep -c '^::notice' "$OUT_STDOUT")" = 22 ] && ! grep -q '^::error' "$OUT_STDOUT"; then pass; else fail "expected 22 notices and no error"; fi
+if [ "$(grep -c '^::notice' "$OUT_STDOUT")" = 24 ] && ! grep -q '^::error' "$OUT_STDOUT"; then pass; else fail "expected 24 notices and no error"; fi
 
 case_ "check: baseline, the other rank is worse on some metrics"
 cd "$DATA/hta"
