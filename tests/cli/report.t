@@ -107,6 +107,13 @@ END
 vp kernels -q -f csv --by rank,class --include memcpy,memset,sync "$R0" "$R1"
 expect_stdout_has '396199000,10,'
 expect_stdout_has '16504000,'
+# with --steps, the kernels of step 551 (kernels --steps 551:552's totals)
+vp report -q -f csv --table kernel_classes --steps 551:552 "$R0" "$R1"
+expect_stdout <<'END'
+Rank,Compute (ns),Communication (ns),Memory (ns),Sync (ns),Total (ns)
+0,106252000,195327000,662000,0,302241000
+1,135548000,168027000,2667000,0,306242000
+END
 
 case_ '--baseline: the Baseline section, diff metrics and kernels as a diverging chart'
 vp report -q -o cmp.html --baseline "$R1" "$R0"
