@@ -212,13 +212,13 @@ static int in_steps(const vp_evsum *s, vp_steps *steps, const held *h)
 
 /* A file's held instances into the groups, once its steps are known
  * (selected) and its rank told. */
-static void end_file(vp_evsum *s, file_pass *fp, long rank)
+static void end_file(vp_evsum *s, file_pass *fp, vp_steps *steps, long rank)
 {
     for (size_t i = 0; i < fp->n; i++)
-        if (!fp->steps || in_steps(s, fp->steps, &fp->h[i]))
+        if (!steps || in_steps(s, steps, &fp->h[i]))
             add_instance(s, fp->h[i].name, fp->h[i].cat, rank, fp->h[i].dur, fp->h[i].bytes);
     if (fp->proj)
-        vp_projfile_end(fp->proj, s->proj, rank, fp->steps);
+        vp_projfile_end(fp->proj, s->proj, rank, steps);
 }
 
 int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
@@ -235,8 +235,7 @@ int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
         s->nfiles++;
     if (rc == 0) {
         vp_trace_pass_warn(&tp, &(vp_trace_pass_warnings){.no_steps_kept = none_kept[s->o.family]});
-        fp.steps = tp.steps;
-        end_file(s, &fp, s->o.by_rank ? tp.rank : -1);
+        end_file(s, &fp, tp.steps, s->o.by_rank ? tp.rank : -1);
         vp_trace_pass_say(s->o.say, "%s: read %llu events", vp_trace_name(tp.trace),
                           (unsigned long long)vp_trace_get_stats(tp.trace)->events);
     }
@@ -272,8 +271,7 @@ void vp_evsum_file_end(vp_evsum_file *f, vp_steps *steps, long rank)
 {
     vp_evsum *s = f->fp.s;
     s->nfiles++;
-    f->fp.steps = s->o.steps ? steps : NULL;
-    end_file(s, &f->fp, s->o.by_rank ? rank : -1);
+    end_file(s, &f->fp, s->o.steps ? steps : NULL, s->o.by_rank ? rank : -1);
 }
 
 void vp_evsum_file_free(vp_evsum_file *f)
