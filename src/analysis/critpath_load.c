@@ -10,6 +10,7 @@
 #include "critpath_int.h"
 #include "vprof/json.h"
 #include "vprof/trace.h"
+#include "vprof/tracepass.h"
 
 uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n)
 {
@@ -310,23 +311,32 @@ static void stream_row(vp_critpath *cp, cp_stream *s, size_t *cap)
         prune(cp, s, cp->nrows - 1, cap);
 }
 
+/* What the loading pass's observer needs beside the graph. */
+typedef struct cp_load {
+    vp_critpath *cp;
+    cp_stream s;
+} cp_load;
+
+static void load_event(void *ctx, const vp_event *ev)
+{
+    cp_load *l = ctx;
+    vp_critpath *cp = l->cp;
+    if (take(cp, ev, cp->next_idx++, &cp->rows_cap)) {
+        cp->nread++;
+        stream_row(cp, &l->s, &cp->rows_cap);
+    }
+}
+
 int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole, vp_error *err)
 {
-    vp_trace_opts topts = {.partial = o->partial, .progress = 1};
-    vp_trace *t = vp_trace_open(path, &topts, err);
-    if (!t)
-        return VP_EXIT_INPUT;
     vp_critpath_begin(cp);
-    cp_stream s = {.annotation = whole || !o->annotation ? "" : o->annotation,
-                   .instance = o->instance};
-    vp_event ev;
-    int r;
-    while ((r = vp_trace_next(t, &ev, err)) == 1)
-        if (take(cp, &ev, cp->next_idx++, &cp->rows_cap)) {
-            cp->nread++;
-            stream_row(cp, &s, &cp->rows_cap);
-        }
-    vp_trace_close(t);
+    cp_load l = {.cp = cp,
+                 .s = {.annotation = whole || !o->annotation ? "" : o->annotation,
+                       .instance = o->instance}};
+    vp_trace_pass p;
+    vp_trace_pass_opts po = {.partial = o->partial, .rank = -1};
+    int r = vp_trace_pass_read(&p, path, &po, load_event, &l, err);
+    vp_trace_pass_close(&p);
     if (r != 0)
         return VP_EXIT_INPUT;
     vp_critpath_end(cp);

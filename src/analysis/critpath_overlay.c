@@ -2,16 +2,16 @@
  * overlay_critical_path_analysis writes it: args.critical = 1 on every
  * event of the path, and a flow arrow (ph s/f, cat and name critical_path,
  * args weight, critical, type) per dependency, launch-delay and sync edge
- * of the path.  The events are copied as they are, with only that member
- * added; the other top-level members follow them. */
-#include <cjson/cJSON.h>
+ * of the path.  Written by vp_trace_copy (vprof/trace_copy.h), the writer
+ * of counters' and sequences' --trace-out: the events copied as they are,
+ * with only that member added, the flows after them, then the input's
+ * other top-level members. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "critpath_int.h"
-#include "vprof/sink.h"
 #include "vprof/trace.h"
-#include "vprof/trace_writer.h"
+#include "vprof/trace_copy.h"
 
 /* What a flow needs of an event: its raw pid and tid, its times. */
 typedef struct flow_end {
@@ -38,31 +38,12 @@ static flow_end *find_end(flow_end *e, size_t n, int64_t idx)
     return bsearch(&key, e, n, sizeof *e, cmp_end);
 }
 
-/* Inserts "critical": 1 into the event's args (made when absent). */
-static int write_marked(vp_sink *s, const vp_event *ev)
-{
-    vp_tw_edit ed;
-    if (ev->args.p && ev->args.n >= 2) {
-        const char *close = ev->args.p + ev->args.n - 1;
-        const char *p = ev->args.p + 1;
-        while (p < close && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-            p++;
-        static const char first[] = "\"critical\": 1", more[] = ", \"critical\": 1";
-        ed = (vp_tw_edit){close, 0, p == close ? first : more,
-                          p == close ? sizeof first - 1 : sizeof more - 1};
-    } else {
-        static const char args[] = ", \"args\": {\"critical\": 1}";
-        ed = (vp_tw_edit){ev->raw.p + ev->raw.n - 1, 0, args, sizeof args - 1};
-    }
-    return vp_tw_splice(s, ev->raw, &ed, 1);
-}
-
 static char *span_dup(vp_span v)
 {
     return v.p ? vp_strndup(v.p, v.n) : vp_strdup("null");
 }
 
-static void write_flow(vp_buf *b, const vp_cp_step *st, const flow_end *e, int start_node, long id,
+static void write_flow(vp_sink *s, const vp_cp_step *st, const flow_end *e, int start_node, long id,
                        int is_start)
 {
     /* HTA: the start's ts, or the end (a GPU event's end less 1 us) */
@@ -72,17 +53,68 @@ static void write_flow(vp_buf *b, const vp_cp_step *st, const flow_end *e, int s
         if (e->device >= 0)
             ns -= e->dur < 1000 ? e->dur : 1000;
     }
-    vp_buf_printf(b, ",\n{\"ph\": \"%s\", \"id\": %ld, \"pid\": %s, \"tid\": %s, \"ts\": %lld, "
+    vp_sink_printf(s, "{\"ph\": \"%s\", \"id\": %ld, \"pid\": %s, \"tid\": %s, \"ts\": %lld, "
                   "\"cat\": \"critical_path\", \"name\": \"critical_path\", \"args\": "
                   "{\"weight\": %lld, \"critical\": true, \"type\": \"%s\"}%s}",
                   is_start ? "s" : "f", id, e->pid, e->tid, (long long)(ns / 1000),
                   (long long)st->weight, vp_cp_edge_type_name(st->type), is_start ? "" : ", \"bp\": \"e\"");
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* What the copy needs: the path, the events flows start or end at (found
+ * as the copy passes them), and the next critical row. */
+typedef struct overlay {
+    const vp_critpath *cp;
+    flow_end *ends;
+    size_t ne;
+    size_t crit;
+} overlay;
+
+static void copy_event(void *ctx, vp_sink *s, const vp_event *ev, int64_t idx)
 {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
+    overlay *o = ctx;
+    const vp_critpath *cp = o->cp;
+    while (o->crit < cp->ncritical && cp->rows[cp->critical_rows[o->crit]].idx < idx)
+        o->crit++;
+    if (o->crit < cp->ncritical && cp->rows[cp->critical_rows[o->crit]].idx == idx) {
+        static const char mark[] = "\"critical\": 1";
+        vp_trace_copy_with_arg(s, ev, mark, sizeof mark - 1);
+    } else {
+        vp_sink_write(s, ev->raw.p, ev->raw.n);
+    }
+    flow_end *e = o->ne ? find_end(o->ends, o->ne, idx) : NULL;
+    if (e) {
+        vp_span dev = {0};
+        int64_t d = -1;
+        if (ev->args.p && vp_json_get(ev->args, "device", &dev))
+            vp_json_int(dev, &d);
+        e->pid = span_dup(ev->pid);
+        e->tid = span_dup(ev->tid);
+        e->ts = ev->ts;
+        e->dur = ev->has_dur ? ev->dur : 0;
+        e->device = (int)d;
+    }
+}
+
+/* The flows, an s and an f event per edge shown, after the events. */
+static void write_flows(void *ctx, vp_trace_out *out)
+{
+    overlay *o = ctx;
+    const vp_critpath *cp = o->cp;
+    long id = 0;
+    for (size_t i = 0; i < cp->npath; i++) {
+        const vp_cp_step *st = &cp->path[i];
+        if (!shown(st->type))
+            continue;
+        const flow_end *a = find_end(o->ends, o->ne, cp->rows[st->from_row].idx);
+        const flow_end *z = find_end(o->ends, o->ne, cp->rows[st->to_row].idx);
+        if (!a || !z || !a->pid || !z->pid)   /* the file changed under us */
+            continue;
+        vp_trace_out_next(out);
+        write_flow(out->sink, st, a, st->from_start, id, 1);
+        vp_trace_out_next(out);
+        write_flow(out->sink, st, z, st->to_start, id, 0);
+        id++;
+    }
 }
 
 int vp_critpath_overlay(const vp_critpath *cp, const char *in, const char *out, vp_error *err)
@@ -100,80 +132,13 @@ int vp_critpath_overlay(const vp_critpath *cp, const char *in, const char *out, 
     for (size_t i = 0; i < ne; i++)
         if (u == 0 || ends[u - 1].idx != ends[i].idx)
             ends[u++] = ends[i];
-    ne = u;
-    vp_trace_opts topts = {.partial = 0, .progress = 1};
-    vp_trace *t = vp_trace_open(in, &topts, err);
-    vp_sink_opts so = {.gzip = ends_with(out, ".gz"), .level = VP_SINK_DEFAULT_LEVEL};
-    vp_sink *s = t ? vp_sink_open(out, &so, err) : NULL;
-    int r = -1;
-    if (!s)
-        goto done;
-    vp_sink_puts(s, "{\"traceEvents\": [\n");
-    vp_event ev;
-    int64_t idx = 0;
-    size_t crit = 0;
-    while ((r = vp_trace_next(t, &ev, err)) == 1) {
-        if (idx)
-            vp_sink_puts(s, ",\n");
-        while (crit < cp->ncritical && cp->rows[cp->critical_rows[crit]].idx < idx)
-            crit++;
-        if (crit < cp->ncritical && cp->rows[cp->critical_rows[crit]].idx == idx)
-            write_marked(s, &ev);
-        else
-            vp_sink_write(s, ev.raw.p, ev.raw.n);
-        flow_end *e = ne ? find_end(ends, ne, idx) : NULL;
-        if (e) {
-            vp_span dev = {0};
-            int64_t d = -1;
-            if (ev.args.p && vp_json_get(ev.args, "device", &dev))
-                vp_json_int(dev, &d);
-            e->pid = span_dup(ev.pid);
-            e->tid = span_dup(ev.tid);
-            e->ts = ev.ts;
-            e->dur = ev.has_dur ? ev.dur : 0;
-            e->device = (int)d;
-        }
-        idx++;
-    }
-    if (r == 0) {
-        vp_buf b = {0};
-        long id = 0;
-        for (size_t i = 0; i < cp->npath; i++) {
-            const vp_cp_step *st = &cp->path[i];
-            if (!shown(st->type))
-                continue;
-            const flow_end *a = find_end(ends, ne, cp->rows[st->from_row].idx);
-            const flow_end *z = find_end(ends, ne, cp->rows[st->to_row].idx);
-            if (!a || !z || !a->pid || !z->pid)   /* the file changed under us */
-                continue;
-            write_flow(&b, st, a, st->from_start, id, 1);
-            write_flow(&b, st, z, st->to_start, id, 0);
-            id++;
-        }
-        vp_sink_write(s, b.data ? b.data : "", b.len);
-        vp_buf_free(&b);
-        vp_sink_puts(s, "\n]");
-        for (const cJSON *m = vp_trace_meta(t)->child; m; m = m->next) {
-            char *v = cJSON_PrintUnformatted(m);
-            vp_buf k = {0};
-            vp_tw_string(&k, m->string, strlen(m->string));
-            vp_sink_printf(s, ",\n%s: %s", vp_buf_cstr(&k), v ? v : "null");
-            vp_buf_free(&k);
-            cJSON_free(v);
-        }
-        vp_sink_puts(s, "\n}\n");
-        r = vp_sink_close(s, err);
-        s = NULL;
-    }
-done:
-    if (s)
-        vp_sink_abort(s);
-    if (t)
-        vp_trace_close(t);
-    for (size_t i = 0; i < ne; i++) {
+    overlay o = {.cp = cp, .ends = ends, .ne = u};
+    vp_trace_copy_ops ops = {.event = copy_event, .tail = write_flows, .ctx = &o};
+    int r = vp_trace_copy(in, out, &ops, err);
+    for (size_t i = 0; i < u; i++) {
         free(ends[i].pid);
         free(ends[i].tid);
     }
     free(ends);
-    return r == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+    return r;
 }
