@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vprof/counters.h"
+#include "vprof/htatime.h"
 #include "vprof/json.h"
 #include "vprof/corrjoin.h"
 #include "vprof/rank.h"
@@ -84,24 +85,11 @@ static void take_event(void *ctx, const vp_event *ev)
     }
 }
 
-/* HTA's times as it sorts them: on a trace with a fractional ts it rounds
- * every start up and every end down to the us (round_down_time_stamps),
- * on the times as doubles of us (a ts near 1.7e15 us is a double to 1/4
- * us, so the double, not the exact time, is rounded); else the exact times
- * keep the same order. */
-static double us_double(int64_t ns)
-{
-    char buf[48];
-    int neg = ns < 0;
-    uint64_t a = neg ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "", (unsigned long long)(a / 1000),
-             (unsigned long long)(a % 1000));
-    return strtod(buf, NULL);   /* the double Python's json reads */
-}
-
+/* HTA's times as it sorts them: on a trace with a fractional ts, rounded
+ * as vprof/htatime.h says; else the exact times keep the same order. */
 static int64_t start_key(const pass *p, int64_t ts)
 {
-    return p->fractional ? (int64_t)ceil(us_double(ts)) : ts;
+    return p->fractional ? (int64_t)ceil(vp_hta_us(ts)) : ts;
 }
 
 /* The end of a copy: HTA's ts + dur, where a 0 dur is 1 us. */
@@ -109,9 +97,9 @@ static int64_t end_key(const pass *p, const gpu_ev *g)
 {
     if (!p->fractional)
         return g->ts + (g->dur == 0 ? 1000 : g->dur);
-    int64_t ts = start_key(p, g->ts);
-    int64_t dur = (int64_t)floor(us_double(g->ts) + us_double(g->dur)) - ts;
-    return ts + (dur == 0 ? 1 : dur);
+    int64_t ts, end;
+    vp_hta_round(g->ts, g->dur, &ts, &end);
+    return end == ts ? ts + 1 : end;
 }
 
 /* One change of a series, in HTA's concatenation order. */

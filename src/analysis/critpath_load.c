@@ -3,11 +3,11 @@
  * the "Trace" span), times rounded as HTA rounds them, and the pairing of
  * CPU calls with their GPU events on the correlation id (HTA's
  * index_correlation). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "critpath_int.h"
+#include "vprof/htatime.h"
 #include "vprof/json.h"
 #include "vprof/trace.h"
 #include "vprof/tracepass.h"
@@ -63,12 +63,8 @@ static int32_t arg_stream(vp_span v)
     return (int32_t)arg_int(v, -1);
 }
 
-/* HTA (trace_parser.round_down_time_stamps) turns float microseconds into
- * integers: the start rounded up, the end (start + dur, added in doubles)
- * rounded down.  Whole microseconds stay exact; a fractional one becomes
- * the double nearest the decimal text, as HTA's JSON parser reads it (a
- * nanosecond timestamp does not fit a double's 53 bits: the division is
- * done in long double first). */
+/* HTA's times in whole us: exact where the trace's are, else rounded as
+ * HTA rounds them (vprof/htatime.h). */
 static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
 {
     if (ev->ts % 1000 == 0 && ev->dur % 1000 == 0) {
@@ -76,10 +72,9 @@ static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
         *dur = ev->dur / 1000;
         return;
     }
-    double t = (double)((long double)ev->ts / 1000.0L), d = (double)((long double)ev->dur / 1000.0L);
-    double start = ceil(t), end = floor(t + d);
-    *ts = (int64_t)start;
-    *dur = (int64_t)end - (int64_t)start;
+    int64_t end;
+    vp_hta_round(ev->ts, ev->dur, ts, &end);
+    *dur = end - *ts;
 }
 
 static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
