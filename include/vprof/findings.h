@@ -32,4 +32,9 @@ typedef struct vp_finding {
  * rules; returns how many. */
 size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max);
 
+/* The next of out's max entries (*n so far), cleared, with its rule and
+ * suggestion; NULL when out is full.  Every rule's file adds through it. */
+vp_finding *vp_finding_add(vp_finding *out, size_t *n, size_t max, const char *rule,
+                           const char *suggestion);
+
 #endif

@@ -35,18 +35,6 @@ void vp_call_facts_of(const vp_launches *l, const vp_evsum *api, int in_steps,
     }
 }
 
-static vp_finding *add(vp_finding *out, size_t *n, size_t max, const char *rule,
-                       const char *suggestion)
-{
-    if (*n >= max)
-        return NULL;
-    vp_finding *f = &out[(*n)++];
-    memset(f, 0, sizeof *f);
-    f->rule = rule;
-    f->suggestion = suggestion;
-    return f;
-}
-
 /* What to do about a call that holds the host, by what it is. */
 static const char *api_advice(const char *name)
 {
@@ -74,7 +62,7 @@ size_t vp_call_findings(const vp_call_facts *c, const vp_threshold *th, vp_findi
     vp_finding *f;
     double share = vp_call_launch_bound_pct(c);
     if (c->have_launches && c->launches && share > vp_threshold_get(th, "launch_bound") &&
-        (f = add(out, &n, max, "launch_bound",
+        (f = vp_finding_add(out, &n, max, "launch_bound",
                  "fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches "
                  "keep ahead of the GPU; and what holds the launching thread (syncs, Python "
                  "overhead)"))) {
@@ -89,7 +77,7 @@ size_t vp_call_findings(const vp_call_facts *c, const vp_threshold *th, vp_findi
                  (long long)c->short_gpu);
     }
     if (c->have_api && c->api[0] && c->api_pct > vp_threshold_get(th, "api_share") &&
-        (f = add(out, &n, max, "api_share", api_advice(c->api)))) {
+        (f = vp_finding_add(out, &n, max, "api_share", api_advice(c->api)))) {
         char t[32];
         vp_human_ns(t, sizeof t, (double)c->api_total);
         snprintf(f->what, sizeof f->what, "%.100s dominates the CPU's runtime API time", c->api);

@@ -62,8 +62,8 @@ static int get(const vp_run *r, const char *name, double *v)
     return m != NULL;
 }
 
-static vp_finding *add(vp_finding *out, size_t *n, size_t max, const char *rule,
-                       const char *suggestion)
+vp_finding *vp_finding_add(vp_finding *out, size_t *n, size_t max, const char *rule,
+                           const char *suggestion)
 {
     if (*n >= max)
         return NULL;
@@ -138,7 +138,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
     /* First, and never a silent all-clear: a run without device work has
      * device metrics of 0 that no threshold should read as healthy. */
     if (!vp_run_has_device_work(r) &&
-        (f = add(out, &n, max, "no_device",
+        (f = vp_finding_add(out, &n, max, "no_device",
                  npu ? "profile the NPU too (torch_npu.profiler with ProfilerActivity.NPU), "
                        "check that the model runs on the NPU, or count other steps"
                      : "profile the GPU too (torch.profiler with ProfilerActivity.CUDA), check "
@@ -152,7 +152,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
     }
     if (get(r, "attention.pct", &a) && get(r, "attention.flash", &b) && b == 0 &&
         a > vp_threshold_get(th, "attention") &&
-        (f = add(out, &n, max, "attention",
+        (f = vp_finding_add(out, &n, max, "attention",
                  "check that FlashAttention is active (SDPA's flash or memory-efficient "
                  "backend, flash-attn, or a fused kernel of your framework)"))) {
         snprintf(f->what, sizeof f->what, "attention kernels dominate and no FlashAttention kernel ran");
@@ -162,7 +162,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
     }
     if (get(r, "comm.exposed_pct", &a) && a > vp_threshold_get(th, "exposed_comm") &&
         get(r, "comm.exposed", &b) &&
-        (f = add(out, &n, max, "exposed_comm",
+        (f = vp_finding_add(out, &n, max, "exposed_comm",
                  npu ? "overlap HCCL communication with compute: --overlap-grad-reduce and "
                        "--overlap-param-gather (Megatron/MindSpeed), async tensor/sequence "
                        "parallel, fewer or larger collectives"
@@ -183,7 +183,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                      "time", t1, comm, a, dev);
     }
     if (get(r, "gpu.idle_pct", &a) && a > vp_threshold_get(th, "idle") &&
-        (f = add(out, &n, max, "idle",
+        (f = vp_finding_add(out, &n, max, "idle",
                  npu ? "the CPU does not keep the NPU fed: cut operator dispatch overhead "
                        "(TASK_QUEUE_ENABLE, graph mode), syncs and data-loading stalls"
                      : "the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, "
@@ -201,7 +201,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                      syncs);
     }
     if (get(r, "dataloader.pct", &a) && a > vp_threshold_get(th, "dataloader") &&
-        (f = add(out, &n, max, "dataloader",
+        (f = vp_finding_add(out, &n, max, "dataloader",
                  "more DataLoader workers, pin_memory and prefetch_factor, faster storage or a "
                  "preprocessed dataset"))) {
         snprintf(f->what, sizeof f->what, "data loading takes a large share of the steps");
@@ -209,7 +209,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                  "enumerate(DataLoader) annotations cover %.1f%% of the steps' wall time", a);
     }
     if (get(r, "sync.count", &a) && a >= vp_threshold_get(th, "syncs") &&
-        (f = add(out, &n, max, "syncs",
+        (f = vp_finding_add(out, &n, max, "syncs",
                  "remove .item(), .cpu(), .tolist() and printing of tensors from the training "
                  "loop; log asynchronously"))) {
         snprintf(f->what, sizeof f->what, "the host waits for the %s inside the steps", dev);
@@ -227,16 +227,16 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                  a);
     }
     if (get(r, "gemm.fp32_pct", &a) && a > vp_threshold_get(th, "fp32_gemm"))
-        f = fp32_gemm_finding(r, a, add(out, &n, max, "fp32_gemm", NULL));
+        f = fp32_gemm_finding(r, a, vp_finding_add(out, &n, max, "fp32_gemm", NULL));
     if (get(r, "kernels.short_pct", &a) && a > vp_threshold_get(th, "short_kernels") &&
-        (f = add(out, &n, max, "short_kernels",
+        (f = vp_finding_add(out, &n, max, "short_kernels",
                  "launch overhead dominates: CUDA graphs, kernel fusion, torch.compile"))) {
         snprintf(f->what, sizeof f->what, "many kernels are shorter than their launch");
         snprintf(f->evidence, sizeof f->evidence,
                  "%.1f%% of the kernels ran for less time than the CPU call that launched them", a);
     }
     if (get(r, "rank.spread_pct", &a) && a > vp_threshold_get(th, "rank_spread") &&
-        (f = add(out, &n, max, "rank_spread",
+        (f = vp_finding_add(out, &n, max, "rank_spread",
                  "balance the load: MoE routing and capacity, data sharding, sequence lengths "
                  "per rank"))) {
         snprintf(f->what, sizeof f->what, "the ranks do uneven amounts of work");
@@ -244,7 +244,7 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                  "compute time differs by %.1f%% of its median between the ranks", a);
     }
     if (get(r, "mfu", &a) && a < vp_threshold_get(th, "mfu") &&
-        (f = add(out, &n, max, "mfu",
+        (f = vp_finding_add(out, &n, max, "mfu",
                  "work through the findings above, largest measured cost first"))) {
         get(r, "tflops", &b);
         snprintf(f->what, sizeof f->what, "low model FLOPs utilization");
