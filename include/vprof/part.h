@@ -40,6 +40,11 @@ int64_t vp_get_i64(vp_rd *r);
 double vp_get_f64(vp_rd *r);
 /* A string: points into the partial (not NUL-terminated). */
 const char *vp_get_str(vp_rd *r, size_t *n);
+/* A string that a model keeps as a C string (a name, a path): one with a
+ * NUL inside would be saved up to that NUL, so it would not save back to
+ * the same bytes, and no input vprof reads gives one.  It is damage: NULL,
+ * with *n 0 and r bad. */
+const char *vp_get_cstr(vp_rd *r, size_t *n);
 /* A count of items that take at least min_bytes each: bad when the rest
  * of the partial cannot hold that many, which bounds any allocation. */
 size_t vp_get_count(vp_rd *r, size_t min_bytes);

@@ -613,16 +613,6 @@ void vp_kernels_save(const vp_kernels *k, vp_buf *b)
     }
 }
 
-/* A path or an Ascend string of a partial: C strings in the model (saved
- * up to their first NUL), so one with a NUL inside would not save back to
- * the same bytes (two op types "a\0b" and "a\0c" would become one); no
- * input vprof reads gives one, so it is damage.  NULL when so. */
-static const char *get_cstr(vp_rd *r, size_t *len)
-{
-    const char *s = vp_get_str(r, len);
-    return *len && memchr(s, '\0', *len) ? NULL : s;
-}
-
 int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
 {
     vp_rd r;
@@ -633,7 +623,7 @@ int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
     for (size_t i = 0; i < nf; i++) {
         long rank = (long)vp_get_i64(&r), merged = (long)vp_get_i64(&r);
         size_t len;
-        const char *path = get_cstr(&r, &len);
+        const char *path = vp_get_cstr(&r, &len);
         if (!path) {
             nul = "a file's path";
             r.bad = 1;
@@ -651,7 +641,7 @@ int vp_kernels_merge(vp_kernels *k, const void *p, size_t n, vp_error *err)
     smap[0] = 0;
     for (size_t i = 0; i < ns; i++) {
         size_t len;
-        const char *t = get_cstr(&r, &len);
+        const char *t = vp_get_cstr(&r, &len);
         if (!t) {
             nul = "an Ascend op type or core";
             r.bad = 1;

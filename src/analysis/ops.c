@@ -139,7 +139,9 @@ int vp_ops_merge(vp_ops *m, const void *p, size_t n, vp_error *err)
     for (size_t i = 0; i < nf && !r.bad; i++) {
         long rank = (long)vp_get_i64(&r);
         size_t len;
-        const char *path = vp_get_str(&r, &len);
+        const char *path = vp_get_cstr(&r, &len);
+        if (!path)
+            break;
         char *tmp = vp_strndup(path, len);
         size_t f = vp_ops_new_file(m, tmp);   /* it moves m->ranks */
         m->ranks[f] = rank;
@@ -149,16 +151,16 @@ int vp_ops_merge(vp_ops *m, const void *p, size_t n, vp_error *err)
     uint32_t *nmap = vp_malloc((nn ? nn : 1) * sizeof *nmap);
     for (size_t i = 0; i < nn; i++) {
         size_t len;
-        const char *t = vp_get_str(&r, &len);
-        nmap[i] = intern(m->name_map, &m->names, &m->nnames, t, len);
+        const char *t = vp_get_cstr(&r, &len);
+        nmap[i] = intern(m->name_map, &m->names, &m->nnames, t ? t : "", len);
     }
     size_t ns = vp_get_count(&r, 1);
     uint32_t *smap = vp_malloc((ns + 1) * sizeof *smap);
     smap[0] = 0;
     for (size_t i = 0; i < ns; i++) {
         size_t len;
-        const char *t = vp_get_str(&r, &len);
-        smap[i + 1] = vp_ops_shape(m, t, len);
+        const char *t = vp_get_cstr(&r, &len);
+        smap[i + 1] = vp_ops_shape(m, t ? t : "", len);
     }
     size_t nr = vp_get_count(&r, 8);
     for (size_t i = 0; i < nr && !r.bad; i++) {

@@ -104,6 +104,17 @@ const char *vp_get_str(vp_rd *r, size_t *n)
     return s;
 }
 
+const char *vp_get_cstr(vp_rd *r, size_t *n)
+{
+    const char *s = vp_get_str(r, n);
+    if (*n && memchr(s, '\0', *n)) {
+        r->bad = 1;
+        *n = 0;
+        return NULL;
+    }
+    return s;
+}
+
 size_t vp_get_count(vp_rd *r, size_t min_bytes)
 {
     uint64_t n = vp_get_u64(r);

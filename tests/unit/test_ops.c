@@ -181,12 +181,39 @@ static void test_save_merge(void **state)
     vp_ops_free(&merged);
 }
 
+/* The fuzz input of CI's run (tests/fuzz/corpus/part/ops_nul_name.vpart):
+ * a name with a NUL inside was interned apart from the same name without
+ * it, then saved up to the NUL, so the save held the name twice and did
+ * not merge back to the same bytes.  A NUL in a name or a path is damage. */
+static void test_merge_nul(void **state)
+{
+    (void)state;
+    /* flags 0; no files; names "a" and "a\0b"; no shapes; no rows */
+    static const unsigned char name[] = {0, 0, 2, 1, 'a', 3, 'a', 0, 'b', 0, 0};
+    static const unsigned char path[] = {0, 1, 0, 3, 'p', 0, 'q', 0, 0, 0};
+    static const unsigned char fine[] = {0, 0, 2, 1, 'a', 2, 'a', 'b', 0, 0};
+    vp_ops_opts o = {0};
+    vp_ops m;
+    vp_error err = {0};
+    vp_ops_init(&m, &o);
+    assert_int_equal(vp_ops_merge(&m, name, sizeof name, &err), -1);
+    assert_int_equal(err.status, VP_EXIT_INPUT);
+    assert_string_equal(err.msg, "damaged ops partial result");
+    assert_int_equal(vp_ops_merge(&m, path, sizeof path, &err), -1);
+    vp_ops_free(&m);
+    vp_ops_init(&m, &o);
+    assert_int_equal(vp_ops_merge(&m, fine, sizeof fine, &err), 0);
+    assert_int_equal(m.nnames, 2);
+    vp_ops_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_runtime_rows_and_sort),
         cmocka_unit_test(test_save_merge),
+        cmocka_unit_test(test_merge_nul),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
