@@ -380,8 +380,8 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
         vp_comm_rank *rr = vp_comm_new_rank(c);
         rr->rank = (long)vp_get_i64(&r);
         size_t len;
-        const char *path = vp_get_str(&r, &len);
-        rr->path = vp_strndup(path, len);
+        const char *path = vp_get_cstr(&r, &len);
+        rr->path = vp_strndup(path ? path : "", len);
         vp_gpu_totals_get(&r, &rr->t);
         rr->step_time = vp_get_i64(&r);
         rr->nsteps = (size_t)vp_get_i64(&r);
@@ -399,8 +399,8 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
     int32_t *pgmap = vp_malloc((npg ? npg : 1) * sizeof *pgmap);
     for (size_t i = 0; i < npg; i++) {
         size_t len;
-        const char *k = vp_get_str(&r, &len);
-        pgmap[i] = intern(c, k, len);
+        const char *k = vp_get_cstr(&r, &len);
+        pgmap[i] = intern(c, k ? k : "", len);
     }
     size_t ng = vp_get_count(&r, 10);
     for (size_t i = 0; i < ng && !r.bad; i++) {

@@ -45,7 +45,7 @@ static void get_series(vp_rd *r, vp_cseries **arr, size_t *n)
         s->rank = (long)vp_get_i64(r);
         s->stream = vp_get_i64(r);
         size_t len;
-        const char *name = vp_get_str(r, &len);
+        const char *name = vp_get_cstr(r, &len);
         if (!name || len >= sizeof s->name) {
             r->bad = 1;
             return;

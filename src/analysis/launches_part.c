@@ -94,7 +94,7 @@ int vp_launches_merge(vp_launches *l, const void *p, size_t n, vp_error *err)
     size_t nf = vp_get_count(&r, 10);
     for (size_t i = 0; i < nf && !r.bad; i++) {
         size_t len;
-        const char *s = vp_get_str(&r, &len);
+        const char *s = vp_get_cstr(&r, &len);
         char *path = vp_strndup(s ? s : "", s ? len : 0);
         long rank = (long)vp_get_i64(&r);
         size_t fi = vp_launches_new_file(l, path, rank);   /* moves l->files */
@@ -110,7 +110,7 @@ int vp_launches_merge(vp_launches *l, const void *p, size_t n, vp_error *err)
     uint32_t *nmap = vp_malloc((nn ? nn : 1) * sizeof *nmap);
     for (size_t i = 0; i < nn && !r.bad; i++) {
         size_t len;
-        const char *s = vp_get_str(&r, &len);
+        const char *s = vp_get_cstr(&r, &len);
         nmap[i] = s ? vp_launches_intern(l, s, len) : 0;
     }
     l->all_rows += vp_get_i64(&r);

@@ -110,7 +110,7 @@ void vp_rangeproj_load(vp_rangeproj *m, struct vp_rd *r)
     size_t ng = vp_get_count(r, 8);
     for (size_t i = 0; i < ng && !r->bad; i++) {
         size_t len;
-        const char *name = vp_get_str(r, &len);
+        const char *name = vp_get_cstr(r, &len);
         long rank = (long)vp_get_i64(r);
         int64_t sums[5];
         for (int k = 0; k < 5; k++)

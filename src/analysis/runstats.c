@@ -594,14 +594,14 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
             vp_run_add_step(r, number, dur);
     }
     size_t len;
-    const char *dev = vp_get_str(&d, &len);
+    const char *dev = vp_get_cstr(&d, &len);
     int dp_seen = vp_get_u64(&d) != 0;
     int64_t listed = vp_get_i64(&d);
     int64_t major = vp_get_i64(&d), minor = vp_get_i64(&d), schema = vp_get_i64(&d);
     if (major < -1 || major >= 100 || minor < -1 || minor >= 100 || schema < 0 || listed < 0 ||
         listed > INT32_MAX)
         d.bad = 1;
-    if (!r->device[0] && dp_seen && len < sizeof r->device) {
+    if (dev && !r->device[0] && dp_seen && len < sizeof r->device) {
         memcpy(r->device, dev, len);
         r->device[len] = '\0';
         r->listed = (int)listed;

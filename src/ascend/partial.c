@@ -268,8 +268,8 @@ int vp_hccl_merge(vp_hccl *h, int *have_comm, int *have_matrix, vp_rd *r)
         l->src = (long)vp_get_i64(r);
         l->dst = (long)vp_get_i64(r);
         size_t len;
-        const char *t = vp_get_str(r, &len);
-        if (len >= sizeof l->transport)
+        const char *t = vp_get_cstr(r, &len);
+        if (!t || len >= sizeof l->transport)
             r->bad = 1;
         else
             memcpy(l->transport, t, len);
