@@ -4,45 +4,10 @@
 # breakdown per stream exactly (tests/hta/compare_hta_comm.py checks every
 # fixture).
 
-# Small synthetic traces for the bad-input cases, written into the work directory.
+# Small synthetic traces for the bad-input cases (tests/data/synthetic/README.md
+# says what each holds), copied into the work directory.
 cd "$WORK" || exit 1
-# GPU-less trace
-cat > nogpu.json <<'J'
-{"traceEvents": [
- {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
- {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 10, "dur": 5}
-]}
-J
-# one compute kernel, no communication, no steps
-cat > single.json <<'J'
-[{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 5, "dur": 8, "args": {"correlation": 1}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 4, "args": {"stream": 7, "correlation": 1}}]
-J
-# two steps; step 2 launches nothing; kernels overlapping on one stream;
-# a kernel launched outside any step; NCCL with args on the kernel and via record_param_comms
-cat > mixed.json <<'J'
-{"traceEvents": [
- {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
- {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 200, "dur": 50},
- {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 250, "dur": 50},
- {"ph": "X", "cat": "user_annotation", "name": "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "pid": 1, "tid": 1, "ts": 101, "dur": 9},
- {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: MmBackward0", "pid": 1, "tid": 2, "ts": 150, "dur": 20},
- {"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#SGD.step", "pid": 1, "tid": 1, "ts": 180, "dur": 15},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 50, "dur": 2, "args": {"correlation": 1}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 110, "dur": 30, "args": {"correlation": 2}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 112, "dur": 2, "args": {"correlation": 3}},
- {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 119, "dur": 5, "args": {"Collective name": "all_to_all", "In msg nelems": 1000, "Out msg nelems": 1000, "Group size": 2, "dtype": "Float", "Process Group Name": "1"}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 120, "dur": 2, "args": {"correlation": 4}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 125, "dur": 2, "args": {"correlation": 5}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 260, "dur": 2, "args": {"correlation": 6}},
- {"ph": "X", "cat": "kernel", "name": "early_kernel", "pid": 0, "tid": 7, "ts": 60, "dur": 10, "args": {"stream": 7, "correlation": 1}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 130, "dur": 20, "args": {"stream": 7, "correlation": 2}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 140, "dur": 30, "args": {"stream": 7, "correlation": 3}},
- {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)", "pid": 0, "tid": 20, "ts": 160, "dur": 40, "args": {"stream": 20, "correlation": 4}},
- {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", "pid": 0, "tid": 20, "ts": 205, "dur": 10, "args": {"stream": 20, "correlation": 5, "Collective name": "allreduce", "In msg nelems": 2500, "Out msg nelems": 2500, "Group size": 4, "dtype": "BFloat16", "Process Group Name": "0"}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 265, "dur": 5, "args": {"stream": 7, "correlation": 6}}
-]}
-J
+cp "$DATA"/synthetic/nogpu.json "$DATA"/synthetic/single.json "$DATA"/synthetic/mixed.json . || exit 1
 
 case_ 'per step, table'
 cd "$DATA/hta"
