@@ -20,20 +20,28 @@ static const char *const launch_calls[] = {
     "hipMemcpyWithStream", NULL,
 };
 
-static int is_launch(const vp_critpath *cp, const vp_cp_row *r)
+/* Per interned name: 1 for a launching call's name, so that the passes
+ * over every row test a byte, not a dozen names. */
+static uint8_t *launch_names(const vp_critpath *cp)
 {
-    if (r->icorr <= 0)
-        return 0;
-    for (const char *const *l = launch_calls; *l; l++)
-        if (vp_cp_is_named(cp, r, *l))
-            return 1;
-    return 0;
+    uint8_t *ln = vp_calloc(cp->nnames + 1, 1);
+    for (const char *const *l = launch_calls; *l; l++) {
+        void *v = vp_strmap_get(cp->intern, *l, strlen(*l));
+        if (v)
+            ln[(uintptr_t)v - 1] = 1;
+    }
+    return ln;
+}
+
+static int is_launch(const uint8_t *ln, const vp_cp_row *r)
+{
+    return r->icorr > 0 && ln[r->name];
 }
 
 typedef struct qev {
-    int64_t stream, ts;
-    int32_t order, row;
-    int delta;
+    int64_t ts;
+    int32_t stream, order, row;
+    int32_t delta;
 } qev;
 
 static int cmp_qev(const void *a, const void *b)
@@ -50,33 +58,40 @@ static int cmp_qev(const void *a, const void *b)
 
 /* HTA's queue length per stream over the whole trace: +1 when a launch
  * starts, -1 when its kernel starts; the value after each row's step. */
-static int32_t *queue_lengths(const vp_critpath *cp)
+static int32_t *queue_lengths(const vp_critpath *cp, const uint8_t *ln)
 {
     int32_t *q = vp_malloc((cp->nrows + 1) * sizeof *q);
-    vp_cp_imap gpu, launch;
-    vp_cp_imap_init(&gpu, cp->nrows);
-    vp_cp_imap_init(&launch, cp->nrows);
+    /* the maps and the steps sized by the rows that go in them (a map of
+     * every row was this pass's peak) */
+    size_t ngpu = 0, nlaunch = 0;
     for (size_t i = 0; i < cp->nrows; i++) {
         q[i] = NO_QUEUE;
+        ngpu += cp->rows[i].stream != -1;
+        nlaunch += is_launch(ln, &cp->rows[i]);
+    }
+    vp_cp_imap gpu, launch;
+    vp_cp_imap_init(&gpu, ngpu);
+    vp_cp_imap_init(&launch, nlaunch);
+    for (size_t i = 0; i < cp->nrows; i++) {
         if (cp->rows[i].stream != -1)
             vp_cp_imap_put(&gpu, cp->rows[i].corr, (int32_t)i);
-        if (is_launch(cp, &cp->rows[i]))
+        if (is_launch(ln, &cp->rows[i]))
             vp_cp_imap_put(&launch, cp->rows[i].corr, (int32_t)i);
     }
-    qev *ev = vp_malloc((2 * cp->nrows + 1) * sizeof *ev);
+    qev *ev = vp_malloc((ngpu + nlaunch + 1) * sizeof *ev);
     size_t n = 0;
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         int32_t k;
-        if (is_launch(cp, r) && (k = vp_cp_imap_get(&gpu, r->corr)) >= 0) {
-            ev[n] = (qev){cp->rows[k].stream, r->ts, (int32_t)n, (int32_t)i, 1};
+        if (is_launch(ln, r) && (k = vp_cp_imap_get(&gpu, r->corr)) >= 0) {
+            ev[n] = (qev){r->ts, cp->rows[k].stream, (int32_t)n, (int32_t)i, 1};
             n++;   /* apart: order is n before the increment, in any compiler */
         }
     }
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         if (r->stream != -1 && vp_cp_imap_get(&launch, r->corr) >= 0) {
-            ev[n] = (qev){r->stream, r->ts, (int32_t)n, (int32_t)i, -1};
+            ev[n] = (qev){r->ts, r->stream, (int32_t)n, (int32_t)i, -1};
             n++;
         }
     }
@@ -131,12 +146,12 @@ static int is_placed_kernel(const vp_critpath *cp, int32_t k)
 }
 
 /* The launches in time order (stable), numbered. */
-static int32_t *launches_by_ts(const vp_critpath *cp, size_t *n)
+static int32_t *launches_by_ts(const vp_critpath *cp, const uint8_t *ln, size_t *n)
 {
     int32_t *l = vp_malloc((cp->nrows + 1) * sizeof *l);
     *n = 0;
     for (size_t i = 0; i < cp->nrows; i++)
-        if (is_launch(cp, &cp->rows[i]) && is_placed_kernel(cp, cp->rows[i].partner))
+        if (is_launch(ln, &cp->rows[i]) && is_placed_kernel(cp, cp->rows[i].partner))
             l[(*n)++] = (int32_t)i;
     ts_ctx = cp;
     qsort(l, *n, sizeof *l, cmp_by_ts);
@@ -168,10 +183,10 @@ typedef struct sync_maps {
     vp_cp_imap wait_next;     /* cudaStreamWaitEvent row -> runtime row of the launch after */
 } sync_maps;
 
-static void event_sync_maps(const vp_critpath *cp, sync_maps *m)
+static void event_sync_maps(const vp_critpath *cp, const uint8_t *ln, sync_maps *m)
 {
     size_t nl;
-    int32_t *byts = launches_by_ts(cp, &nl);
+    int32_t *byts = launches_by_ts(cp, ln, &nl);
     launch *dev = vp_malloc((nl + 1) * sizeof *dev), *thr = vp_malloc((nl + 1) * sizeof *thr);
     for (size_t i = 0; i < nl; i++) {
         const vp_cp_row *r = &cp->rows[byts[i]], *k = &cp->rows[r->partner];
@@ -180,14 +195,23 @@ static void event_sync_maps(const vp_critpath *cp, sync_maps *m)
     }
     qsort(dev, nl, sizeof *dev, cmp_launch);
     qsort(thr, nl, sizeof *thr, cmp_launch);
+    /* the maps sized by the rows that go in them: they stay in the cache
+     * for every window, and sized by every row they were most of it */
+    size_t nwait = 0, nrec = 0, nswe = 0;
+    for (size_t i = 0; i < cp->nrows; i++) {
+        const vp_cp_row *r = &cp->rows[i];
+        nwait += r->wait_stream > -1;
+        nrec += vp_cp_is_named(cp, r, "cudaEventRecord");
+        nswe += vp_cp_is_named(cp, r, "cudaStreamWaitEvent");
+    }
     /* the stream and device each recorded event is waited on */
     vp_cp_imap waited;
-    vp_cp_imap_init(&waited, cp->nrows);
+    vp_cp_imap_init(&waited, nwait);
     for (size_t i = 0; i < cp->nrows; i++)
         if (cp->rows[i].wait_stream > -1 && vp_cp_imap_get(&waited, cp->rows[i].wait_corr) < 0)
             vp_cp_imap_put(&waited, cp->rows[i].wait_corr, (int32_t)i);
-    vp_cp_imap_init(&m->record_prev, cp->nrows);
-    vp_cp_imap_init(&m->wait_next, cp->nrows);
+    vp_cp_imap_init(&m->record_prev, nrec);
+    vp_cp_imap_init(&m->wait_next, nswe);
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         int32_t w;
@@ -359,22 +383,28 @@ void vp_cp_kernel_edges(vp_cp_graph *g)
     vp_critpath *cp = g->cp;
     if (!cp->gpu_cache) {
         gpu_cache *c = vp_calloc(1, sizeof *c);
-        c->q = queue_lengths(cp);
-        event_sync_maps(cp, &c->m);
+        uint8_t *ln = launch_names(cp);
+        c->q = queue_lengths(cp, ln);
+        event_sync_maps(cp, ln, &c->m);
+        free(ln);
         cp->gpu_cache = c;
     }
     gpu_cache *c = cp->gpu_cache;
     kernel_pass p = {.g = g, .q = c->q, .m = c->m};
-    vp_cp_imap_init(&p.kernel_sync, cp->nrows);
     int32_t *rows = vp_malloc((cp->nrows + 1) * sizeof *rows);
-    size_t n = 0;
+    size_t n = 0, nwaits = 0;
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         if (g->clipped[i] && r->icorr >= 0 &&
             (r->stream != -1 || vp_cp_is_named(cp, r, "Event Sync") ||
-             vp_cp_is_named(cp, r, "Context Sync")))
+             vp_cp_is_named(cp, r, "Context Sync"))) {
             rows[n++] = (int32_t)i;
+            nwaits += vp_cp_is_named(cp, r, "Stream Wait Event");
+        }
     }
+    /* a key per Stream Wait Event at most (a kernel's own entry is only
+     * ever reset) */
+    vp_cp_imap_init(&p.kernel_sync, nwaits);
     sort_ctx = cp;
     qsort(rows, n, sizeof *rows, cmp_gpu);
     for (size_t i = 0; i < n; i++) {

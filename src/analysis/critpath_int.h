@@ -6,10 +6,10 @@
 
 #include "vprof/critpath.h"
 
-/* int64 -> row map (correlation ids). */
+/* int64 -> row map (correlation ids); init(n) holds n keys. */
 typedef struct vp_cp_imap {
     int64_t *keys;
-    int32_t *vals;   /* -1 = empty */
+    int32_t *vals;   /* -1 = empty, -2 = a key put with no row (get says -1) */
     size_t cap;
 } vp_cp_imap;
 

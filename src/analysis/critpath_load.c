@@ -107,7 +107,13 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
     return r;
 }
 
-/* int64 -> row map, open addressing (correlation ids). */
+/* int64 -> row map, open addressing (correlation ids).  A key put with a
+ * negative value (no launch before a record, a kernel's sync taken) keeps
+ * its slot as IMAP_NONE: an empty slot in the middle of a probe sequence
+ * would hide the keys placed after it. */
+#define IMAP_EMPTY (-1)
+#define IMAP_NONE (-2)
+
 void vp_cp_imap_init(vp_cp_imap *m, size_t n)
 {
     m->cap = 16;
@@ -116,14 +122,14 @@ void vp_cp_imap_init(vp_cp_imap *m, size_t n)
     m->keys = vp_malloc(m->cap * sizeof *m->keys);
     m->vals = vp_malloc(m->cap * sizeof *m->vals);
     for (size_t i = 0; i < m->cap; i++)
-        m->vals[i] = -1;
+        m->vals[i] = IMAP_EMPTY;
 }
 
 static size_t imap_slot(const vp_cp_imap *m, int64_t k)
 {
     uint64_t h = (uint64_t)k * 0x9e3779b97f4a7c15ULL;
     size_t i = (size_t)(h >> 17) & (m->cap - 1);
-    while (m->vals[i] >= 0 && m->keys[i] != k)
+    while (m->vals[i] != IMAP_EMPTY && m->keys[i] != k)
         i = (i + 1) & (m->cap - 1);
     return i;
 }
@@ -132,12 +138,13 @@ void vp_cp_imap_put(vp_cp_imap *m, int64_t k, int32_t v)
 {
     size_t i = imap_slot(m, k);
     m->keys[i] = k;
-    m->vals[i] = v;
+    m->vals[i] = v < 0 ? IMAP_NONE : v;
 }
 
 int32_t vp_cp_imap_get(const vp_cp_imap *m, int64_t k)
 {
-    return m->vals[imap_slot(m, k)];
+    int32_t v = m->vals[imap_slot(m, k)];
+    return v < 0 ? -1 : v;
 }
 
 void vp_cp_imap_free(vp_cp_imap *m)
@@ -163,12 +170,23 @@ static int gpu_side(const vp_critpath *cp, const vp_cp_row *r)
  * the last row of the other side with its id. */
 static void pair_correlations(vp_critpath *cp)
 {
-    vp_cp_imap cpu, gpu;
-    vp_cp_imap_init(&cpu, cp->nrows);
-    vp_cp_imap_init(&gpu, cp->nrows);
+    /* each map sized by its side's rows: a map of every row would be
+     * half empty and is this step's peak */
+    size_t ngpu = 0, ncpu = 0;
     for (size_t i = 0; i < cp->nrows; i++) {
         vp_cp_row *r = &cp->rows[i];
         r->icorr = r->corr < 0 ? -1 : 0;
+        if (r->corr != -1) {
+            int g = gpu_side(cp, r);
+            ngpu += g;
+            ncpu += !g;
+        }
+    }
+    vp_cp_imap cpu, gpu;
+    vp_cp_imap_init(&cpu, ncpu);
+    vp_cp_imap_init(&gpu, ngpu);
+    for (size_t i = 0; i < cp->nrows; i++) {
+        vp_cp_row *r = &cp->rows[i];
         if (r->corr == -1)
             continue;
         vp_cp_imap_put(gpu_side(cp, r) ? &gpu : &cpu, r->corr, (int32_t)i);
@@ -351,10 +369,22 @@ void vp_critpath_feed(vp_critpath *cp, const vp_event *ev)
         cp->nread++;
 }
 
+/* The rows are final: the doubling's spare capacity (or what the last
+ * step left) goes back before the maps and the graph are made beside
+ * them. */
+static void fit_rows(vp_critpath *cp)
+{
+    cp->rows = vp_realloc(cp->rows, (cp->nrows + 1) * sizeof *cp->rows);
+    cp->rows_cap = cp->nrows + 1;
+}
+
 void vp_critpath_end(vp_critpath *cp)
 {
+    fit_rows(cp);
     pair_correlations(cp);
     drop_last_step(cp);
+    if (cp->dropped_last_step)
+        fit_rows(cp);
 }
 
 int vp_cp_is_step(const vp_critpath *cp, const vp_cp_row *r, long *number)

@@ -18,6 +18,7 @@
 #include "vprof/critpath_steps.h"
 #include "vprof/trace.h"
 
+#include "analysis/critpath_int.h"
 #include "tmppath.h"
 
 /* Step 0 (0..100 us) on thread 1: aten::op 10..40 launches k (call 15..20,
@@ -181,6 +182,43 @@ static void test_data_loading(void **state)
     vp_critpath_free(&cp);
 }
 
+/* The correlation maps are sized by the keys they hold (half full at
+ * most), so keys share probe sequences: a key put with "none" (-1: a
+ * record with no launch before it, a kernel's sync taken) must keep its
+ * slot, or the keys placed after it on the sequence are lost.  1000 keys
+ * in 2048 slots, every odd one then set to none. */
+static void test_imap_none_keeps_slot(void **state)
+{
+    (void)state;
+    int64_t key[1000];
+    uint64_t x = 88172645463325252ULL;   /* xorshift64: keys as scattered as real ids */
+    for (int i = 0; i < 1000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        key[i] = (int64_t)(x >> 2);
+    }
+    vp_cp_imap m;
+    vp_cp_imap_init(&m, 1000);
+    for (int i = 0; i < 1000; i++)
+        vp_cp_imap_put(&m, key[i], i);
+    for (int i = 1; i < 1000; i += 2)
+        vp_cp_imap_put(&m, key[i], -1);
+    int lost = 0, none = 0;
+    for (int i = 0; i < 1000; i++) {
+        int32_t v = vp_cp_imap_get(&m, key[i]);
+        if (i % 2 == 0)
+            lost += v != i;
+        else
+            none += v == -1;
+    }
+    assert_int_equal(lost, 0);
+    assert_int_equal(none, 500);
+    vp_cp_imap_put(&m, key[1], 42);   /* a key set to none takes a value again */
+    assert_int_equal(vp_cp_imap_get(&m, key[1]), 42);
+    vp_cp_imap_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_step_verdicts),
         cmocka_unit_test(test_window_errors),
         cmocka_unit_test(test_data_loading),
+        cmocka_unit_test(test_imap_none_keeps_slot),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
