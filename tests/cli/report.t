@@ -160,7 +160,7 @@ vp report -q -f json "$SNAP"
 cp "$OUT_STDOUT" mr.json
 same_tables mr.json memory.json:peak memory.json:top_at_peak memory.json:state
 
-case_ '[memory] events: the first trace's timeline (memory --plot) and its table; no kernels, no class chart'
+case_ "[memory] events: the first trace's timeline (memory --plot) and its table; no kernels, no class chart"
 cat >mem.json <<'J'
 {"traceEvents":[
 {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":100,"args":{"Device Type":1,"Device Id":0,"Addr":1,"Bytes":1024,"Total Allocated":5120,"Total Reserved":20971520,"Ev Idx":1}},
@@ -178,7 +178,7 @@ overview: charts 3, figures 3, findings 1, tables 3
 kernels: charts 2, figures 2, tables 2
 distributed: charts 2, figures 2, tables 4
 memory: charts 1, figures 1, tables 3
-rows with a rank: 6
+rows with a rank: 7
 END
 vp report -q -f csv --table memory_events mem.json "$R0"
 expect_stdout <<'END'
