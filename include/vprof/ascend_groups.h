@@ -26,6 +26,13 @@ int vp_asc_read_groups(const char *path, vp_stt *s, vp_error *err);
  * only) adds none.  0, or -1 with err when the file is not JSON. */
 int vp_asc_read_comm_groups(const char *path, vp_stt *s, vp_error *err);
 
+/* The communication_group.json of a run (vp_asc_scan of path): in its
+ * cluster files' folder, else in path/cluster_analysis_output; none
+ * there adds nothing.  0, or -1 with err when the file is not JSON. */
+struct vp_asc_run;
+int vp_asc_run_comm_groups(const char *path, const struct vp_asc_run *run, vp_stt *s,
+                           vp_error *err);
+
 /* Pipeline stages from parallel groups, msprof-analyze's rule: groups
  * whose name starts with "pp" (any case: pp, pp_new_stream) are the
  * point-to-point groups of pipelines, and those that share ranks are

@@ -113,6 +113,19 @@ void vp_kernels_free(vp_kernels *k);
  * when it is not VP_EXIT_OK. */
 int vp_kernels_read(vp_kernels *k, const char *input, size_t position, vp_error *err);
 
+/* One rank of an Ascend directory (vprof/ascend_files.h) into nk models
+ * (at most VP_KERNELS_TEE) from one reading of each file, as
+ * vp_kernels_read reads the rank: its kernel_details.csv (op_summary, or
+ * its DB), else, when it has no trace either, its op_statistic.csv.
+ * When the rank's operators are its trace, nothing is read and *trace is
+ * that file, for the caller to read (vp_kernels_trace_*), e.g. riding on
+ * another analysis' pass (vprof report).  An exit status, err set when it
+ * is not VP_EXIT_OK. */
+#define VP_KERNELS_TEE 4
+struct vp_asc_rank;
+int vp_kernels_read_asc_rank(vp_kernels *const *ks, size_t nk, const struct vp_asc_rank *r,
+                             const char **trace, vp_error *err);
+
 /* One trace read by a pass of the caller's (vprof/tracepass.h), which
  * other analyses may observe too (vprof report): begin before the
  * reading (pass need not be open yet), give vp_kernels_trace_observe

@@ -24,6 +24,9 @@ typedef struct vp_asc_rankmem {
  * given, as rank 0.  0, or -1 with err set. */
 int vp_asc_rankmem_load(const char *path, int is_dir, vp_asc_file kind, vp_asc_rankmem **out,
                         size_t *n, vp_error *err);
+/* One rank's memory files (those it has) into *out, zeroed by the
+ * caller; 0, or -1 with err set (free *out either way). */
+int vp_asc_rankmem_load_rank(const vp_asc_rank *r, vp_asc_rankmem *out, vp_error *err);
 void vp_asc_rankmem_free(vp_asc_rankmem *in, size_t n);
 
 /* The operators alive at an allocator's peak (component "PTA": aten::,

@@ -92,6 +92,12 @@ typedef struct vp_op_finder {
 
 void vp_op_finder_observe(vp_op_finder *f, const vp_event *ev);
 
+/* The CPU op running at each device's peak (peak_op), from a second
+ * reading of the trace m was filled from (not standard input: it cannot
+ * be read twice), with the options of the first. */
+struct vp_trace_pass_opts;
+void vp_memevents_find_ops(vp_memevents *m, const char *file, const struct vp_trace_pass_opts *o);
+
 /* A trace's [memory] events, finished: read once for the peaks (and the
  * points, with keep_points), then, with find_ops, once more for the CPU op
  * running at each device's peak (holding every op of a long trace to look

@@ -32,9 +32,13 @@ typedef struct vp_report_run {
     vp_memevents *timeline;   /* the first input's [memory] events with their
                                * points, as vprof memory --plot TRACE reads them;
                                * NULL: it has none (the run's peaks are summary's) */
+    struct vp_asc_rankmem *ascmem;  /* the first Ascend profile's memory files per rank
+                                     * (those with any), as vprof memory DIR reads them */
+    size_t nascmem;
+    char *ascmem_path;        /* that profile; NULL: no input had memory files */
 } vp_report_run;
 
-#define VP_REPORT_RUN_PART_VERSION 1
+#define VP_REPORT_RUN_PART_VERSION 2
 
 /* o: the run's options (steps, partial, progress); NULL: the defaults. */
 void vp_report_run_init(vp_report_run *r, const vp_run_opts *o);
@@ -43,6 +47,17 @@ void vp_report_run_free(vp_report_run *r);
  * exit status, err set when not VP_EXIT_OK.  An Ascend directory gives
  * the run's metrics alone. */
 int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *err);
+/* An Ascend profile directory as input (report_ascend.c): each rank's
+ * files read once, the riders on its trace: steps' breakdown and
+ * step_trace_time rows (vprof steps DIR), kernels' operators and classes
+ * (vprof kernels DIR); 0, or -1 with err set. */
+int vp_report_run_read_ascend(vp_report_run *r, const char *dir, vp_error *err);
+/* The partial of ascmem (report_ascend.c), after the others: save, then
+ * merge (the earliest input's kept; 0, or -1 when damaged), free. */
+void vp_report_run_save_ascmem(const vp_report_run *r, vp_buf *out);
+struct vp_rd;
+int vp_report_run_merge_ascmem(vp_report_run *r, struct vp_rd *rd);
+void vp_report_run_free_ascmem(vp_report_run *r);
 void vp_report_run_save(const vp_report_run *r, vp_buf *out);
 int vp_report_run_merge(vp_report_run *r, const void *p, size_t n, vp_error *err);
 /* Once every input is in: the run's metrics, the kernels' groups, the

@@ -398,31 +398,36 @@ static int read_trace(vp_kernels *k, const char *path, vp_error *err)
     return VP_EXIT_OK;
 }
 
-/* kernel_details.csv / op_summary rows as kernels. */
+/* kernel_details.csv / op_summary rows as kernels, into each model of
+ * the reading (one reading of the file for them all). */
 typedef struct csv_ctx {
-    vp_kernels *k;
-    size_t file;
-    uint64_t rows;
+    vp_kernels *const *ks;
+    size_t nk;
+    size_t file[VP_KERNELS_TEE];
+    uint64_t rows[VP_KERNELS_TEE];
 } csv_ctx;
 
 static void take_row(void *ctx, const vp_asc_kernel *r)
 {
     csv_ctx *cc = ctx;
-    vp_kernels *k = cc->k;
     size_t tn = strlen(r->core);
     vp_npu_task task = vp_npu_task_of(r->core, tn, r->name, strlen(r->name));
-    if (!(k->o.kinds & (1u << task.kind)))
-        return;
-    uint32_t ni = vp_kernels_name(k, r->name, strlen(r->name), task.cls, VP_GPU_KERNEL);
-    if (!k->knames[ni].kept)
-        return;
-    cc->rows++;
-    uint32_t gi = vp_kernels_group(k, cc->file, ni, -1, r->device, r->stream,
-                                   intern(k, r->type, strlen(r->type)), intern(k, r->core, tn));
-    if (k->o.steps)
-        hold(k, r->dur, r->step >= 0 ? r->step : INT64_MIN, gi, -1);
-    else
-        add_sample(&k->groups[gi], r->dur);
+    for (size_t m = 0; m < cc->nk; m++) {
+        vp_kernels *k = cc->ks[m];
+        if (!(k->o.kinds & (1u << task.kind)))
+            continue;
+        uint32_t ni = vp_kernels_name(k, r->name, strlen(r->name), task.cls, VP_GPU_KERNEL);
+        if (!k->knames[ni].kept)
+            continue;
+        cc->rows[m]++;
+        uint32_t gi = vp_kernels_group(k, cc->file[m], ni, -1, r->device, r->stream,
+                                       intern(k, r->type, strlen(r->type)),
+                                       intern(k, r->core, tn));
+        if (k->o.steps)
+            hold(k, r->dur, r->step >= 0 ? r->step : INT64_MIN, gi, -1);
+        else
+            keep(k, gi, r->dur);
+    }
 }
 
 /* op_statistic.csv rows: the op type is the name (the file lists no op
@@ -430,21 +435,23 @@ static void take_row(void *ctx, const vp_asc_kernel *r)
 static void take_opstat(void *ctx, const vp_asc_opstat *o)
 {
     csv_ctx *cc = ctx;
-    vp_kernels *k = cc->k;
     size_t tn = strlen(o->core), yn = strlen(o->type);
     vp_npu_task task = vp_npu_task_of(o->core, tn, o->type, yn);
-    if (!(k->o.kinds & (1u << task.kind)))
-        return;
-    uint32_t ni = vp_kernels_name(k, o->type, yn, task.cls, VP_GPU_KERNEL);
-    if (!k->knames[ni].kept)
-        return;
-    cc->rows++;
-    uint32_t gi = vp_kernels_group(k, cc->file, ni, -1, o->device, -1, intern(k, o->type, yn),
-                                   intern(k, o->core, tn));
-    /* A missing min or max: the average is the best bound there is. */
-    int64_t avg = o->total / o->count;
-    vp_kernels_add_aggregate(k, gi, o->count, o->total, o->min >= 0 ? o->min : avg,
-                             o->max >= 0 ? o->max : avg);
+    for (size_t m = 0; m < cc->nk; m++) {
+        vp_kernels *k = cc->ks[m];
+        if (!(k->o.kinds & (1u << task.kind)))
+            continue;
+        uint32_t ni = vp_kernels_name(k, o->type, yn, task.cls, VP_GPU_KERNEL);
+        if (!k->knames[ni].kept)
+            continue;
+        cc->rows[m]++;
+        uint32_t gi = vp_kernels_group(k, cc->file[m], ni, -1, o->device, -1,
+                                       intern(k, o->type, yn), intern(k, o->core, tn));
+        /* A missing min or max: the average is the best bound there is. */
+        int64_t avg = o->total / o->count;
+        vp_kernels_add_aggregate(k, gi, o->count, o->total, o->min >= 0 ? o->min : avg,
+                                 o->max >= 0 ? o->max : avg);
+    }
 }
 
 /* Steps on Step Id: the same slice over the step numbers present. */
@@ -466,7 +473,7 @@ static void resolve_csv_steps(vp_kernels *k, const char *path)
         pending *p = &k->pend[i];
         for (size_t j = a; j < b && j < m; j++)
             if (p->ts == v[j])
-                add_sample(&k->groups[p->group], p->dur);
+                keep(k, p->group, p->dur);
     }
     k->npend = 0;
     free(v);
@@ -486,33 +493,70 @@ static int csv_done(vp_kernels *k, size_t file, const char *path, uint64_t skipp
     return VP_EXIT_OK;
 }
 
-static int read_csv(vp_kernels *k, const char *path, size_t file, vp_error *err)
+static csv_ctx csv_begin(vp_kernels *const *ks, size_t nk, const char *path)
 {
-    csv_ctx cc = {k, file, 0};
+    csv_ctx cc = {ks, nk < VP_KERNELS_TEE ? nk : VP_KERNELS_TEE, {0}, {0}};
+    for (size_t m = 0; m < cc.nk; m++)
+        cc.file[m] = new_file(ks[m], path);
+    return cc;
+}
+
+static int read_csv(vp_kernels *const *ks, size_t nk, const char *path, vp_error *err)
+{
+    csv_ctx cc = csv_begin(ks, nk, path);
     uint64_t skipped = 0;
     if (vp_asc_read_kernels(path, take_row, &cc, &skipped, err) != 0)
         return VP_EXIT_INPUT;
-    if (k->o.steps)
-        resolve_csv_steps(k, path);
-    return csv_done(k, file, path, skipped, "without a duration", cc.rows, "kernel");
+    for (size_t m = 0; m < cc.nk; m++) {
+        if (ks[m]->o.steps)
+            resolve_csv_steps(ks[m], path);
+        /* the skipped rows are said once */
+        csv_done(ks[m], cc.file[m], path, m ? 0 : skipped, "without a duration", cc.rows[m],
+                 "kernel");
+    }
+    return VP_EXIT_OK;
 }
 
 /* op_statistic.csv: per op type and core type, counted by the profiler.
  * It has no steps, so a step range keeps none of it (as for a kernel CSV
  * without Step Id). */
-static int read_opstat(vp_kernels *k, const char *path, size_t file, vp_error *err)
+static int read_opstat(vp_kernels *const *ks, size_t nk, const char *path, vp_error *err)
 {
-    csv_ctx cc = {k, file, 0};
+    csv_ctx cc = csv_begin(ks, nk, path);
     uint64_t skipped = 0;
-    if (k->o.steps)
+    if (ks[0]->o.steps)
         vp_warn("%s: --steps: op_statistic.csv has no steps, so none of its rows is kept",
                 path);
     else if (vp_asc_read_opstat(path, take_opstat, &cc, &skipped, err) != 0)
         return VP_EXIT_INPUT;
-    return csv_done(k, file, path, skipped, "without a count or a total time", cc.rows,
-                    "op_statistic");
+    for (size_t m = 0; m < cc.nk; m++)
+        csv_done(ks[m], cc.file[m], path, m ? 0 : skipped, "without a count or a total time",
+                 cc.rows[m], "op_statistic");
+    return VP_EXIT_OK;
 }
 
+int vp_kernels_read_asc_rank(vp_kernels *const *ks, size_t nk, const vp_asc_rank *r,
+                             const char **trace, vp_error *err)
+{
+    *trace = NULL;
+    vp_error need = {0};
+    const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &need);
+    const char *stat = f ? NULL : r->files[VP_ASC_OP_STATISTIC];
+    if (!f && !stat) {
+        *err = need;
+        return VP_EXIT_INPUT;
+    }
+    if (!stat && f == r->files[VP_ASC_TRACE]) {
+        *trace = f;
+        return VP_EXIT_OK;
+    }
+    for (size_t m = 0; m < nk; m++)
+        ks[m]->rank_override = r->rank;
+    int status = stat ? read_opstat(ks, nk, stat, err) : read_csv(ks, nk, f, err);
+    for (size_t m = 0; m < nk; m++)
+        ks[m]->rank_override = -1;
+    return status;
+}
 
 /* An Ascend directory: per rank kernel_details.csv (op_summary), else
  * its trace, else its DB, else op_statistic.csv (aggregates only). */
@@ -530,20 +574,13 @@ static int read_ascend_dir(vp_kernels *k, const char *path, vp_error *err)
         status = VP_EXIT_INPUT;
     }
     for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
-        vp_asc_rank *r = &run.ranks[i];
-        vp_error need = {0};
-        const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &need);
-        const char *stat = f ? NULL : r->files[VP_ASC_OP_STATISTIC];
-        if (!f && !stat) {
-            *err = need;
-            status = VP_EXIT_INPUT;
-            break;
+        const char *trace;
+        status = vp_kernels_read_asc_rank(&k, 1, &run.ranks[i], &trace, err);
+        if (status == VP_EXIT_OK && trace) {
+            k->rank_override = run.ranks[i].rank;
+            status = read_trace(k, trace, err);
+            k->rank_override = -1;
         }
-        k->rank_override = r->rank;
-        status = stat                          ? read_opstat(k, stat, new_file(k, stat), err)
-                 : f != r->files[VP_ASC_TRACE] ? read_csv(k, f, new_file(k, f), err)
-                                               : read_trace(k, f, err);
-        k->rank_override = -1;
     }
     vp_asc_run_free(&run);
     return status;
@@ -556,9 +593,9 @@ int vp_kernels_read(vp_kernels *k, const char *input, size_t position, vp_error 
         return read_ascend_dir(k, input, err);
     vp_asc_file kind = strcmp(input, "-") == 0 ? VP_ASC_UNKNOWN : vp_asc_sniff(input);
     if (kind == VP_ASC_KERNELS || kind == VP_ASC_DB)
-        return read_csv(k, input, new_file(k, input), err);
+        return read_csv(&k, 1, input, err);
     if (kind == VP_ASC_OP_STATISTIC)
-        return read_opstat(k, input, new_file(k, input), err);
+        return read_opstat(&k, 1, input, err);
     if (kind != VP_ASC_UNKNOWN && kind != VP_ASC_TRACE) {
         vp_error_set(err, VP_EXIT_INPUT,
                      "%s: a %s has no kernels (kernels reads traces, kernel_details.csv, "

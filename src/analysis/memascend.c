@@ -24,6 +24,18 @@ static int read_one(vp_asc_rankmem *in, vp_asc_file kind, const char *path, vp_e
     return 0;
 }
 
+int vp_asc_rankmem_load_rank(const vp_asc_rank *r, vp_asc_rankmem *out, vp_error *err)
+{
+    static const vp_asc_file kinds[] = {VP_ASC_MEMORY_RECORD, VP_ASC_OPERATOR_MEMORY,
+                                        VP_ASC_MODULE_MEM};
+    out->rank = r->rank;
+    int rc = 0;
+    for (int k = 0; k < 3 && rc == 0; k++)
+        if (r->files[kinds[k]])
+            rc = read_one(out, kinds[k], r->files[kinds[k]], err);
+    return rc;
+}
+
 int vp_asc_rankmem_load(const char *path, int is_dir, vp_asc_file kind, vp_asc_rankmem **out,
                         size_t *n, vp_error *err)
 {
@@ -50,11 +62,7 @@ int vp_asc_rankmem_load(const char *path, int is_dir, vp_asc_file kind, vp_asc_r
                 rc = -1;
                 break;
             }
-            static const vp_asc_file kinds[] = {VP_ASC_MEMORY_RECORD, VP_ASC_OPERATOR_MEMORY,
-                                                VP_ASC_MODULE_MEM};
-            for (int k = 0; k < 3 && rc == 0; k++)
-                if (r->files[kinds[k]])
-                    rc = read_one(&in[nin], kinds[k], r->files[kinds[k]], err);
+            rc = vp_asc_rankmem_load_rank(r, &in[nin], err);
             nin++;
         }
         if (run.n == 0 && rc == 0) {

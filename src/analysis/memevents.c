@@ -332,6 +332,26 @@ static void observe_ops(void *ctx, const vp_event *ev)
         vp_op_finder_observe(&s->ops[i], ev);
 }
 
+void vp_memevents_find_ops(vp_memevents *m, const char *file, const vp_trace_pass_opts *o)
+{
+    if (!m->ndevices)
+        return;
+    vp_op_finder *ops = vp_calloc(m->ndevices, sizeof *ops);
+    for (size_t i = 0; i < m->ndevices; i++)
+        ops[i] = (vp_op_finder){.pid = m->devices[i].peak_pid, .tid = m->devices[i].peak_tid,
+                                .ts = m->devices[i].peak_alloc.ts};
+    /* a second reading that fails finds no op, as with none running */
+    vp_error ignored = {0};
+    vp_trace_pass again;
+    vp_trace_pass_read(&again, file, o, observe_ops, &(op_search){ops, m->ndevices}, &ignored);
+    vp_trace_pass_close(&again);
+    for (size_t i = 0; i < m->ndevices; i++) {
+        free(m->devices[i].peak_op);
+        m->devices[i].peak_op = ops[i].name;
+    }
+    free(ops);
+}
+
 vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, int keep_points,
                                 int find_ops, vp_error *err)
 {
@@ -345,21 +365,8 @@ vp_memevents *vp_memevents_read(const char *file, const vp_trace_opts *topts, in
         return NULL;
     }
     vp_memevents_finish(m);
-    vp_op_finder *ops = vp_calloc(m->ndevices ? m->ndevices : 1, sizeof *ops);
-    for (size_t i = 0; i < m->ndevices; i++)
-        ops[i] = (vp_op_finder){.pid = m->devices[i].peak_pid, .tid = m->devices[i].peak_tid,
-                                .ts = m->devices[i].peak_alloc.ts};
-    if (m->ndevices && find_ops) {
-        /* a second reading that fails finds no op, as with none running */
-        vp_error ignored = {0};
-        vp_trace_pass again;
-        vp_trace_pass_read(&again, file, &o, observe_ops, &(op_search){ops, m->ndevices},
-                           &ignored);
-        vp_trace_pass_close(&again);
-    }
-    for (size_t i = 0; i < m->ndevices; i++)
-        m->devices[i].peak_op = ops[i].name;
-    free(ops);
+    if (find_ops)
+        vp_memevents_find_ops(m, file, &o);
     /* the first pass held open so that this comes after the second's warnings */
     vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
                                .skipped = m->bad,

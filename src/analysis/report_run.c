@@ -43,6 +43,7 @@ void vp_report_run_free(vp_report_run *r)
     vp_kernels_free(&r->classes);
     vp_kernels_free(&r->ops);
     vp_memevents_free(r->timeline);
+    vp_report_run_free_ascmem(r);
 }
 
 /* One file's riders.  The run metrics and comm both keep a number in
@@ -121,6 +122,15 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     }
 }
 
+/* The op at each peak of the first trace's [memory] events, as vprof
+ * memory TRACE finds it: a second reading of that trace alone, and only
+ * when it has such events. */
+static void find_peak_ops(vp_report_run *r, const char *input)
+{
+    vp_trace_pass_opts o = {.partial = r->o.partial, .no_progress = !r->o.progress, .rank = -1};
+    vp_memevents_find_ops(r->timeline, input, &o);
+}
+
 int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *err)
 {
     int ascend = strcmp(input, "-") != 0 &&
@@ -128,14 +138,12 @@ int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *
     riding g = {.r = r, .mem = i == 0 ? vp_memevents_new(1) : NULL};
     vp_gpu_pass_rider rider = {ride_begin, ride_observe, ride_done, &g};
     const vp_gpu_pass_rider *was = ascend ? NULL : vp_gpu_pass_ride(&rider);
-    int rc = vp_run_add_file(r->run, input, (long)i, &r->o, err);
+    int rc = ascend && vp_asc_is_dir(input) ? vp_report_run_read_ascend(r, input, err)
+                                            : vp_run_add_file(r->run, input, (long)i, &r->o, err);
     if (!ascend)
         vp_gpu_pass_ride(was);
-    /* An Ascend profile's operators, as vprof kernels --by type,core reads
-     * them: each rank's kernel_details.csv (op_summary), else its trace. */
-    if (rc == 0 && ascend && vp_asc_is_dir(input) &&
-        vp_kernels_read(&r->ops, input, i, err) != VP_EXIT_OK)
-        rc = -1;
+    if (rc == 0 && i == 0 && r->timeline && strcmp(input, "-") != 0)
+        find_peak_ops(r, input);
     vp_memevents_free(g.mem);
     free(g.reader_aux);
     if (rc == 0)
@@ -164,6 +172,7 @@ void vp_report_run_save(const vp_report_run *r, vp_buf *out)
         put_part(out, &p[k]);
         vp_buf_free(&p[k]);
     }
+    vp_report_run_save_ascmem(r, out);
     const vp_memevents *t = r->timeline;
     vp_put_u64(out, t != NULL);
     if (!t)
@@ -239,6 +248,8 @@ int vp_report_run_merge(vp_report_run *r, const void *p, size_t n, vp_error *err
         vp_kernels_merge(&r->classes, s[3], len[3], err) != 0 ||
         vp_kernels_merge(&r->ops, s[4], len[4], err) != 0)
         return -1;
+    if (vp_report_run_merge_ascmem(r, &rd) != 0)
+        return damaged(err);
     uint64_t has = vp_get_u64(&rd);
     if (!has)
         return vp_rd_done(&rd) ? 0 : damaged(err);

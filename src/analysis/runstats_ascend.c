@@ -10,6 +10,7 @@
 #include "vprof/ascend_db.h"
 #include "vprof/ascend_files.h"
 #include "vprof/ascend_memory.h"
+#include "vprof/runstats_ascend.h"
 
 /* An SQLite export (msprof_*.db, ascend_pytorch_profiler_N.db): each
  * device's tasks and HCCL operations, with their names (STRING_IDS), as
@@ -72,15 +73,10 @@ static int add_csv(vp_run *r, const vp_asc_rank *k, const vp_run_opts *o, vp_err
 
 /* torch_npu's caching allocator (PTA in memory_record.csv) is what the
  * [memory] events of a CUDA trace describe: its peaks are the run's. */
-static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
+void vp_run_add_npu_memory(vp_run *r, const vp_asc_mem *m)
 {
-    vp_asc_mem m = {0};
-    if (vp_asc_read_memory(path, &m, err) != 0) {
-        vp_asc_mem_free(&m);
-        return -1;
-    }
-    for (size_t i = 0; i < m.n; i++) {
-        const vp_asc_mem_series *s = &m.s[i];
+    for (size_t i = 0; i < m->n; i++) {
+        const vp_asc_mem_series *s = &m->s[i];
         if (strcmp(s->component, "PTA") != 0 || !s->n)
             continue;
         r->have_mem = 1;
@@ -90,42 +86,59 @@ static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
         if (v > r->peak_reserved)
             r->peak_reserved = v;
     }
-    vp_asc_mem_free(&m);
-    return 0;
 }
 
-/* An Ascend directory (a *_ascend_pt, a folder of them, a PROF_*): each
- * rank's trace_view.json (msprof_*.json), else its DB export, else its
- * kernel_details.csv, with its rank, and its memory_record.csv where
- * there is one: the files kernels, steps and memory read. */
+static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
+{
+    vp_asc_mem m = {0};
+    int rc = vp_asc_read_memory(path, &m, err);
+    if (rc == 0)
+        vp_run_add_npu_memory(r, &m);
+    vp_asc_mem_free(&m);
+    return rc;
+}
+
+int vp_run_add_ascend_rank(vp_run *r, const vp_asc_rank *k, long position, const vp_run_opts *o,
+                           vp_error *err)
+{
+    r->ascend = 1;
+    if (k->files[VP_ASC_TRACE])
+        return vp_run_add_trace(r, k->files[VP_ASC_TRACE], position, k->rank, o, err);
+    if (k->files[VP_ASC_DB])
+        return vp_run_add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
+    if (k->files[VP_ASC_KERNELS])
+        return add_csv(r, k, o, err);
+    vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json), DB export "
+                                     "nor kernel_details.csv (op_summary_*.csv): a run's "
+                                     "metrics are read from the device tasks",
+                 k->dir);
+    return -1;
+}
+
+int vp_run_scan_ascend(const char *path, vp_asc_run *run, vp_error *err)
+{
+    if (vp_asc_scan(path, run, err) != 0)
+        return -1;
+    if (run->n)
+        return 0;
+    vp_asc_run_free(run);
+    vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
+                                     "rank's trace_view.json or kernel_details.csv)",
+                 path);
+    return -1;
+}
+
 int vp_run_add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err)
 {
     vp_asc_run run;
-    if (vp_asc_scan(path, &run, err) != 0)
+    if (vp_run_scan_ascend(path, &run, err) != 0) {
+        r->ascend = 1;
         return -1;
-    int rc = 0;
-    if (run.n == 0) {
-        vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
-                                         "rank's trace_view.json or kernel_details.csv)",
-                     path);
-        rc = -1;
     }
+    int rc = 0;
     for (size_t i = 0; i < run.n && rc == 0; i++) {
         const vp_asc_rank *k = &run.ranks[i];
-        if (k->files[VP_ASC_TRACE]) {
-            rc = vp_run_add_trace(r, k->files[VP_ASC_TRACE], (long)i, k->rank, o, err);
-        } else if (k->files[VP_ASC_DB]) {
-            rc = vp_run_add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
-        } else if (k->files[VP_ASC_KERNELS]) {
-            rc = add_csv(r, k, o, err);
-        } else {
-            vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json), DB export "
-                                             "nor kernel_details.csv (op_summary_*.csv): a run's "
-                                             "metrics are read from the device tasks",
-                         k->dir);
-            rc = -1;
-            break;
-        }
+        rc = vp_run_add_ascend_rank(r, k, (long)i, o, err);
         if (rc == 0 && k->files[VP_ASC_MEMORY_RECORD])
             rc = add_npu_memory(r, k->files[VP_ASC_MEMORY_RECORD], err);
     }

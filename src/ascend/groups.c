@@ -3,8 +3,10 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ascend/jsonfile.h"
+#include "vprof/ascend_files.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/util.h"
 
@@ -230,4 +232,23 @@ void vp_asc_stages_free(vp_asc_stages *st)
     free(st->ranks);
     free(st->first);
     memset(st, 0, sizeof *st);
+}
+
+int vp_asc_run_comm_groups(const char *path, const vp_asc_run *run, vp_stt *s, vp_error *err)
+{
+    /* the cluster files' folder, else the run's cluster_analysis_output */
+    char *f = NULL;
+    for (int k = 0; k < 2 && !f; k++) {
+        vp_buf b = {0};
+        if (k == 0 && run->has_cluster && run->cluster.dir)
+            vp_buf_printf(&b, "%s/communication_group.json", run->cluster.dir);
+        else if (k == 1)
+            vp_buf_printf(&b, "%s/cluster_analysis_output/communication_group.json", path);
+        if (b.len && access(vp_buf_cstr(&b), R_OK) == 0)
+            f = vp_strdup(vp_buf_cstr(&b));
+        vp_buf_free(&b);
+    }
+    int rc = f ? vp_asc_read_comm_groups(f, s, err) : 0;
+    free(f);
+    return rc;
 }

@@ -2,7 +2,6 @@
  * arguments, the cluster groups, the step_trace_time table. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/ascend_cmd.h"
 #include "vprof/ascend_groups.h"
@@ -26,26 +25,12 @@ asc_arg asc_arg_of(const char *path)
 
 int asc_read_comm_groups(const char *path, const vp_asc_run *run, vp_stt *s)
 {
-    /* the cluster files' folder, else the run's cluster_analysis_output */
-    char *f = NULL;
-    for (int k = 0; k < 2 && !f; k++) {
-        vp_buf b = {0};
-        if (k == 0 && run->has_cluster && run->cluster.dir)
-            vp_buf_printf(&b, "%s/communication_group.json", run->cluster.dir);
-        else if (k == 1)
-            vp_buf_printf(&b, "%s/cluster_analysis_output/communication_group.json", path);
-        if (b.len && access(vp_buf_cstr(&b), R_OK) == 0)
-            f = vp_strdup(vp_buf_cstr(&b));
-        vp_buf_free(&b);
-    }
-    int st = VP_EXIT_OK;
     vp_error err = {0};
-    if (f && vp_asc_read_comm_groups(f, s, &err) != 0) {
+    if (vp_asc_run_comm_groups(path, run, s, &err) != 0) {
         vp_error_print(&err);
-        st = VP_EXIT_INPUT;
+        return VP_EXIT_INPUT;
     }
-    free(f);
-    return st;
+    return VP_EXIT_OK;
 }
 
 vp_table *asc_stt_table(vp_stt *s, int add_stage, const char *source)

@@ -33,6 +33,8 @@ const vp_table_doc cmd_report_tables[] = {
     {"op_statistics", "an Ascend profile's operators per op type and core type (kernels --by "
                       "type,core)"},
     {"steps", "per rank and step: GPU and CPU time breakdown (steps --per-rank)"},
+    {"step_trace_time", "an Ascend profile's step_trace_time per rank and step, with stage "
+                        "rows (steps DIR)"},
     {"comm", "per rank: computing, communication, overlap, exposed, free (comm)"},
     {"collectives", "per collective: time, bytes, algbw, busbw (comm)"},
     {"spread", "each time's min, median and max over ranks (comm)"},

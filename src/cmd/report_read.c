@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmd/ascend_cmd.h"
 #include "cmd/report.h"
 #include "vprof/comm_view.h"
 #include "vprof/ascend_files.h"
@@ -87,8 +88,11 @@ static int plot_doc(FILE *f, const void *d, const char *title)
 static void add_riders(vp_report_input *in, vp_report_run *rr)
 {
     int sel = in->common.has_steps;
-    if (rr->b.nfiles) {
+    if (rr->b.nfiles)
         add(in, vp_steps_table(&rr->b, rr->b.nfiles > 1, sel, NULL), NULL);
+    if (rr->b.stt_source)   /* Ascend profiles: vprof steps DIR's */
+        add(in, asc_stt_table(&rr->b.stt, 1, rr->b.stt_source), NULL);
+    if (rr->m.nranks) {
         add(in, vp_comm_rank_table(&rr->m, sel), NULL);
         add(in, vp_comm_collective_table(&rr->m, in->common.top), NULL);
         if (rr->m.nranks > 1) {
@@ -158,55 +162,30 @@ static int read_snapshot(vp_report_input *in, vp_memdoc *d)
     return in->memory_svg ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
-/* 1 when a rank of the Ascend directory has a memory file. */
-static int has_memory_files(const char *path)
+static int plot_ascend(FILE *f, const void *r, const char *title)
 {
-    vp_asc_run run;
-    vp_error err = {0};
-    int has = 0;
-    if (vp_asc_scan(path, &run, &err) != 0)
-        return 0;
-    for (size_t i = 0; i < run.n; i++)
-        has |= run.ranks[i].files[VP_ASC_MEMORY_RECORD] ||
-               run.ranks[i].files[VP_ASC_OPERATOR_MEMORY] || run.ranks[i].files[VP_ASC_MODULE_MEM];
-    vp_asc_run_free(&run);
-    return has;
+    const vp_report_run *rr = r;
+    return vp_memview_plot_ascend(f, rr->ascmem, rr->nascmem, title);
 }
 
 /* The first Ascend profile's memory files (memory_record.csv,
- * operator_memory.csv, npu_module_mem.csv): vprof memory DIR's tables and
- * its --plot chart; nothing when it has none. */
-static int read_ascend_memory(vp_report_input *in)
+ * operator_memory.csv, npu_module_mem.csv), which its reading kept:
+ * vprof memory DIR's tables and its --plot chart; nothing when no input
+ * has any. */
+static void add_ascend_memory(vp_report_input *in, const vp_report_run *rr)
 {
-    for (size_t i = 0; i < in->inputs.n; i++) {
-        const char *path = in->inputs.paths[i];
-        if (!is_dir(path) || !vp_memdoc_is_ascend(path) || !has_memory_files(path))
-            continue;
-        vp_memdoc d;
-        vp_error err = {0};
-        int status = VP_EXIT_OK;
-        if (vp_memdoc_open(path, &d, &err) == 0 && d.kind == VP_MEMDOC_ASCEND) {
-            vp_memdoc_read_opts ro = {in->common.partial, 1, 0, -1};
-            if (vp_memdoc_read(&d, &ro, &err) != 0) {
-                vp_error_print(&err);
-                status = err.status ? err.status : VP_EXIT_INPUT;
-            } else {
-                vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
-                vp_table *t[5];
-                size_t nt = vp_memview_doc(&d, &vo, t);
-                for (size_t k = 0; k < nt; k++)
-                    add(in, t[k], NULL);
-                int rec = 0;
-                for (size_t r = 0; r < d.nranks; r++)
-                    rec |= d.ranks[r].has_rec;
-                if (rec && !in->memory_svg)
-                    in->memory_svg = inline_svg(plot_doc, &d, in->title);
-            }
-        }
-        vp_memdoc_free(&d);
-        return status;
-    }
-    return VP_EXIT_OK;
+    if (!rr->ascmem_path)
+        return;
+    vp_memview_opts vo = {in->common.top, 0, 1, 0, 0, 0, -1};
+    vp_table *t[5];
+    size_t nt = vp_memview_ascend(rr->ascmem, rr->nascmem, &vo, t);
+    for (size_t k = 0; k < nt; k++)
+        add(in, t[k], NULL);
+    int rec = 0;
+    for (size_t r = 0; r < rr->nascmem; r++)
+        rec |= rr->ascmem[r].has_rec;
+    if (rec && !in->memory_svg)
+        in->memory_svg = inline_svg(plot_ascend, rr, in->title);
 }
 
 /* 1: the one operand is a snapshot (read, or failed: *status says). */
@@ -257,8 +236,8 @@ int vp_report_read(vp_report_input *in)
             add(in, t[i], NULL);
         free(th);
         add_riders(in, &rr);
-        status = read_ascend_memory(in);
-        if (status == VP_EXIT_OK && in->baseline)
+        add_ascend_memory(in, &rr);
+        if (in->baseline)
             status = read_baseline(in, rr.run);
     }
     vp_report_run_free(&rr);

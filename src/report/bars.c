@@ -97,8 +97,15 @@ int vp_bars_svg(FILE *out, const vp_bar_chart *c)
         vp_svg_text(out, c->title);
         fputs("</title>\n", out);
     }
+    /* 130 px a legend entry, more for a long name (step_trace_time's
+     * "Communication(Not Overlapped)"), at about 6.5 px a character */
+    double lx = LABEL_W;
     for (size_t s = 0; k > 1 && s < k; s++) {
-        double x = LABEL_W + (double)s * 130;
+        if (s) {
+            double w = 30 + 6.5 * (double)strlen(c->series[s - 1]);
+            lx += w > 130 ? w : 130;
+        }
+        double x = lx;
         fprintf(out, "<rect x=\"%.0f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, 4,
                 vp_plot_palette[s % VP_PLOT_COLORS]);
         fprintf(out, "<text x=\"%.0f\" y=\"14\">", x + 16);

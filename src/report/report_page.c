@@ -21,6 +21,22 @@ static const vp_table *find(const page *p, const char *name)
 
 static const char *const STEP_LABEL[] = {"Rank", "Step"};
 
+/* An Ascend profile's step_trace_time (vprof steps DIR): each rank's and
+ * stage's step as MindStudio Insight's Summary page stacks it. */
+static void step_trace_time(const page *p)
+{
+    const vp_table *t = find(p, "step_trace_time");
+    if (!t)
+        return;
+    static const char *const label[] = {"Step", "Type", "Index"};
+    static const char *const parts[] = {"Computing", "Communication(Not Overlapped)", "Free"};
+    vp_html_heading(p->out, "Step trace time (vprof steps, step_trace_time)");
+    vp_html_chart(p->out, t, "Each step of each rank and stage: computing, communication not "
+                             "overlapped, free",
+                  label, 3, parts, 3, VP_REPORT_MAX_BARS, 0);
+    vp_html_table(p->out, t, VP_REPORT_MAX_ROWS, "vprof steps --table step_trace_time");
+}
+
 static void overview(const page *p)
 {
     FILE *out = p->out;
@@ -54,6 +70,7 @@ static void overview(const page *p)
                       STEP_LABEL, 2, cpu, 4, VP_REPORT_MAX_BARS, 0);
         vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof steps --per-rank");
     }
+    step_trace_time(p);
     vp_html_section_end(out);
 }
 

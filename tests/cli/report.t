@@ -160,9 +160,11 @@ vp report -q -f json "$SNAP"
 cp "$OUT_STDOUT" mr.json
 same_tables mr.json memory.json:peak memory.json:top_at_peak memory.json:state
 
-case_ '[memory] events: the first trace's timeline (memory --plot) and its table; no kernels, no class chart'
+case_ "[memory] events: the first trace's timeline (memory --plot) and its table; no kernels, no class chart"
 cat >mem.json <<'J'
 {"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"aten::empty","pid":7,"tid":8,"ts":100.5,"dur":2},
+{"ph":"X","cat":"cpu_op","name":"aten::linear","pid":7,"tid":8,"ts":99,"dur":10},
 {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":100,"args":{"Device Type":1,"Device Id":0,"Addr":1,"Bytes":1024,"Total Allocated":5120,"Total Reserved":20971520,"Ev Idx":1}},
 {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":101.5,"args":{"Device Type":1,"Device Id":0,"Addr":2,"Bytes":4096,"Total Allocated":9216,"Total Reserved":20971520,"Ev Idx":2}},
 {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":7,"tid":8,"ts":120,"args":{"Device Type":1,"Device Id":0,"Addr":2,"Bytes":-4096,"Total Allocated":5120,"Total Reserved":41943040,"Ev Idx":3}},
@@ -178,17 +180,26 @@ overview: charts 3, figures 3, findings 1, tables 3
 kernels: charts 2, figures 2, tables 2
 distributed: charts 2, figures 2, tables 4
 memory: charts 1, figures 1, tables 3
-rows with a rank: 6
+rows with a rank: 7
 END
+# Peak Op: the innermost cpu_op of the peak's thread at its time, which
+# vprof memory finds with a second reading of the trace, and so does the
+# report (of the first trace alone, when it has [memory] events)
 vp report -q -f csv --table memory_events mem.json "$R0"
 expect_stdout <<'END'
 Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
-cuda:0,3,9216,101500,1500,,41943040,5120,41943040
+cuda:0,3,9216,101500,2500,aten::empty,41943040,5120,41943040
 END
 vp memory -q -f csv --table memory mem.json
 expect_stdout <<'END'
 Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
-cuda:0,3,9216,101500,1500,,41943040,5120,41943040
+cuda:0,3,9216,101500,2500,aten::empty,41943040,5120,41943040
+END
+# standard input cannot be read twice: no Peak Op
+vp report -q -f csv --table memory_events - <mem.json
+expect_stdout <<'END'
+Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak Reserved (B),Final Allocated (B),Final Reserved (B)
+cuda:0,3,9216,101500,2500,,41943040,5120,41943040
 END
 vp report -q -f csv --table kernel_classes mem.json
 expect_status 2
@@ -201,11 +212,11 @@ expect_status 0
 python3 "$CHECK" asc.html >"$OUT_STDOUT"
 expect_stdout <<'END'
 sections: overview kernels operators memory
-overview: charts 1, figures 1, findings 1, tables 2
-kernels: charts 1, figures 1, tables 1
+overview: charts 2, figures 2, findings 1, tables 3
+kernels: charts 2, figures 2, tables 2
 operators: charts 2, figures 2, tables 3
 memory: charts 1, figures 1, tables 4
-rows with a rank: 28
+rows with a rank: 29
 END
 # vprof kernels --by core --include memcpy,memset,sync's totals and instances
 vp report -q -f csv --table op_cores "$A"
@@ -230,18 +241,74 @@ cp "$OUT_STDOUT" ar.json
 vp memory -q -f json "$A"
 cp "$OUT_STDOUT" am.json
 same_tables ar.json am.json:npu_memory am.json:operators_at_peak am.json:npu_module_mem
+# step_trace_time read from its CSV (no trace_view.json): vprof steps'
+# row, a stacked bar of Computing, Communication(Not Overlapped), Free
+vp report -q -f csv --table step_trace_time "$A"
+expect_stdout <<'END'
+Step,Type,Index,Computing (ns),Communication(Not Overlapped) (ns),Overlapped (ns),Communication (ns),Free (ns),Stage (ns),Bubble (ns),Communication(Not Overlapped and Exclude Receive) (ns),Preparing (ns)
+2,rank,0,75174575,146614020,6987303,153601324,69909504,291698000,0,146614020,
+END
+cp "$OUT_STDOUT" stt.csv
+vp steps -q -f csv --table step_trace_time "$A"
+expect_stdout_file stt.csv
+grep -o '<title>Step 2 · rank · 0: [^<]*</title>' asc.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+<title>Step 2 · rank · 0: Computing 75.2 ms</title>
+<title>Step 2 · rank · 0: Communication(Not Overlapped) 147 ms</title>
+<title>Step 2 · rank · 0: Free 69.9 ms</title>
+END
+# kernel time by class from kernel_details.csv (Accelerator Core HCCL:
+# communication; MIX_AIC, AI_CORE, DSA_SQE, AI_CPU ...: compute), read
+# once for the classes and the Operator page: kernels --by rank,class's
+vp report -q -f csv --table kernel_classes "$A"
+expect_stdout <<'END'
+Rank,Compute (ns),Communication (ns),Memory (ns),Sync (ns),Total (ns)
+0,27132428,10238538,0,0,37370966
+END
+vp kernels -q -f csv --by rank,class --include memcpy,memset,sync "$A"
+expect_stdout_has '27132428,17,'
+expect_stdout_has '10238538,4,'
+
+case_ 'an Ascend run of traces: step_trace_time, steps and kernel classes ride on the one reading'
+R2=$DATA/ascend/run2
 # without memory files: no Memory page, no error
-vp report -q -o r2.html "$DATA/ascend/run2"
+vp report -q -o r2.html "$R2"
 expect_status 0
 python3 "$CHECK" r2.html >"$OUT_STDOUT"
 expect_stdout <<'END'
 sections: overview kernels operators memory
-overview: charts 1, figures 1, findings 1, tables 2
-kernels: charts 1, figures 1, tables 1
+overview: charts 4, figures 4, findings 1, tables 4
+kernels: charts 2, figures 2, tables 2
 operators: charts 2, figures 2, tables 3
 memory: 
-rows with a rank: 0
+rows with a rank: 6
 END
+# step_trace_time from the traces' Overlap Analysis slices, with the stage
+# rows: vprof steps DIR's (and the generator's expected_step_trace_time.csv)
+vp report -q -f csv --table step_trace_time "$R2"
+expect_stdout_has '1,rank,1,4276538,2768969,1414294,4183263,1091026,7766533,370000,2398969,346467'
+expect_stdout_has '2,stage,"(0, 1)",4741885,2569997,1691526,4002595,1337502,8238440,370000,2569997,338905'
+cp "$OUT_STDOUT" stt2.csv
+vp steps -q -f csv --table step_trace_time "$R2"
+expect_stdout_file stt2.csv
+# kernels' classes from the traces' Ascend Hardware tasks
+vp report -q -f csv --table kernel_classes "$R2"
+expect_stdout <<'END'
+Rank,Compute (ns),Communication (ns),Memory (ns),Sync (ns),Total (ns)
+0,8668267,8254589,0,0,16922856
+1,9018423,8147616,0,0,17166039
+END
+vp kernels -q -f csv --by rank,class --include memcpy,memset,sync "$R2"
+expect_stdout_has '9018423,28,'
+expect_stdout_has '8254589,6,'
+vp report -q -f json "$R2"
+cp "$OUT_STDOUT" r2.json
+vp steps -q --per-rank -f json "$R2"
+cp "$OUT_STDOUT" s2.json
+# the operators from the same reading: kernels --by type,core's table
+vp kernels -q -f json --by type,core --include memcpy,memset,sync --top 20 "$R2"
+cp "$OUT_STDOUT" k2.json
+same_tables r2.json s2.json:steps s2.json:step_trace_time k2.json:op_statistics=kernels
 
 case_ 'standard input: read once, as summary reads it'
 vp report -q -f json --table run - <"$R0"

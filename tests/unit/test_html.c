@@ -81,6 +81,26 @@ static void test_bars_stacked(void **state)
     assert_has(s, "<rect x=\"590.0\" y=\"56\" width=\"290.0\" height=\"13\" fill=\"#d62728\">"
                   "<title>step 1: Idle 30.0%</title></rect>");
     assert_has(s, ">Compute</text>");
+    /* legend entries 130 px apart */
+    assert_has(s, "<rect x=\"430\" y=\"4\" width=\"12\" height=\"12\" fill=\"#d62728\"/>");
+    free(s);
+}
+
+/* A legend entry after a long name (step_trace_time's) moves over by
+ * 30 px and 6.5 px a character, not the 130 px the short ones take. */
+static void test_bars_long_legend(void **state)
+{
+    (void)state;
+    const char *labels[] = {"Step 1"};
+    const char *series[] = {"Computing", "Communication(Not Overlapped)", "Free"};
+    double v[] = {1, 2, 3};
+    vp_bar_chart c = {NULL, series, 3, labels, 1, v, VP_COL_NS, 0};
+    FILE *f = capture();
+    assert_int_equal(vp_bars_svg(f, &c), 0);
+    char *s = done(f);
+    /* 300 + 130, then + 30 + 6.5 * 29 = 218.5 */
+    assert_has(s, "<text x=\"446\" y=\"14\">Communication(Not Overlapped)</text>");
+    assert_has(s, "<rect x=\"648\" y=\"4\" width=\"12\" height=\"12\" fill=\"#2ca02c\"/>");
     free(s);
 }
 
@@ -197,6 +217,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bars_diverging), cmocka_unit_test(test_bars_stacked),
+        cmocka_unit_test(test_bars_long_legend),
         cmocka_unit_test(test_html_table),     cmocka_unit_test(test_html_chart),
         cmocka_unit_test(test_html_findings),  cmocka_unit_test(test_html_document),
     };

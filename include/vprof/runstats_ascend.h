@@ -1,0 +1,28 @@
+/* A run's Ascend inputs rank by rank (vprof/runstats.h reads a whole
+ * profile directory with vp_run_add_file): for a caller that reads the
+ * other files of the rank itself, once, and gives the run its part
+ * (vprof report). */
+#ifndef VPROF_RUNSTATS_ASCEND_H
+#define VPROF_RUNSTATS_ASCEND_H
+
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_memory.h"
+#include "vprof/error.h"
+#include "vprof/runstats.h"
+
+/* vp_asc_scan of a profile directory that must hold a rank: 0, or -1
+ * with err set (run freed) when it holds none or cannot be read. */
+int vp_run_scan_ascend(const char *path, vp_asc_run *run, vp_error *err);
+
+/* One rank of a profile directory: its trace_view.json (msprof_*.json;
+ * a vp_gpu_pass_read that riders see), else its DB export, else its
+ * kernel_details.csv; position: its place in the directory.  Not its
+ * memory files: vp_run_add_npu_memory.  0, or -1 with err set. */
+int vp_run_add_ascend_rank(vp_run *r, const vp_asc_rank *k, long position, const vp_run_opts *o,
+                           vp_error *err);
+
+/* A rank's memory_record.csv, read: the PTA (torch_npu's caching
+ * allocator) peaks, as the run's memory metrics. */
+void vp_run_add_npu_memory(vp_run *r, const vp_asc_mem *m);
+
+#endif
