@@ -34,7 +34,7 @@ typedef struct vp_report_run {
                                * NULL: it has none (the run's peaks are summary's) */
 } vp_report_run;
 
-#define VP_REPORT_RUN_PART_VERSION 1
+#define VP_REPORT_RUN_PART_VERSION 2   /* 2: summary's run at version 8 */
 
 /* o: the run's options (steps, partial, progress); NULL: the defaults. */
 void vp_report_run_init(vp_report_run *r, const vp_run_opts *o);
