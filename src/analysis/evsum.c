@@ -1,6 +1,7 @@
 /* Per-name statistics of runtime calls, copies and ranges: the model of
  * vprof/evsum.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
