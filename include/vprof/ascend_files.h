@@ -34,6 +34,7 @@ typedef enum vp_asc_file {
     VP_ASC_OPERATOR_MEMORY,/* operator_memory.csv */
     VP_ASC_MODULE_MEM,     /* npu_module_mem.csv */
     VP_ASC_DB,             /* an SQLite export (msprof_*.db, ascend_pytorch_profiler_*.db) */
+    VP_ASC_API_STATISTIC,  /* api_statistic.csv, api_statistic_*.csv */
     VP_ASC_FILE_COUNT,
 } vp_asc_file;
 
@@ -75,6 +76,11 @@ int vp_asc_is_dir(const char *path);
  * exported) says so and how to finish it. */
 int vp_asc_scan(const char *path, vp_asc_run *run, vp_error *err);
 void vp_asc_run_free(vp_asc_run *run);
+
+/* vp_asc_scan for a command that reads ranks: a run without a rank
+ * directory (only a cluster_analysis_output) is an error too, "PATH: no
+ * rank directory (NEEDS)", with nothing left to free. */
+int vp_asc_scan_ranks(const char *path, vp_asc_run *run, const char *needs, vp_error *err);
 
 /* The first rank file of kind k, or of kind k2 when k is absent (k2 may be
  * VP_ASC_UNKNOWN), else, when k or k2 is VP_ASC_KERNELS or

@@ -52,6 +52,28 @@ typedef struct vp_asc_opstat {
 int vp_asc_read_opstat(const char *path, void (*fn)(void *ctx, const vp_asc_opstat *o), void *ctx,
                        uint64_t *skipped, vp_error *err);
 
+/* ---- api_statistic.csv ---- */
+
+/* One row of api_statistic.csv (msprof's "Device_id, Level, API Name,
+ * Time(us), Count, Avg(us), Min(us), Max(us), Variance"): the calls of one
+ * API at one level, already totalled by the profiler. */
+typedef struct vp_asc_apistat {
+    const char *level;    /* Level: acl, runtime, node, model, hccl ... ("" when absent) */
+    const char *name;     /* API Name */
+    int64_t count;        /* >= 1 */
+    int64_t total;        /* ns, from Time(us) exactly */
+    int64_t min, max;     /* ns */
+    double variance;      /* ns^2: Variance (us^2, the population variance) * 1e6 */
+} vp_asc_apistat;
+
+/* Calls fn for each row (strings valid during the call).  A row without
+ * an API Name, or whose Time, Count, Min, Max or Variance is missing, not
+ * a number or out of range (Count < 1, a negative time or variance, Min
+ * above Max) is damage: -1 with err naming the file and line (status 3),
+ * never a row skipped. */
+int vp_asc_read_apistat(const char *path, void (*fn)(void *ctx, const vp_asc_apistat *a),
+                        void *ctx, vp_error *err);
+
 /* Reads step_trace_time.csv (with or without Device_id, Preparing) or
  * cluster_step_trace_time.csv (Type, Index); rows are appended to out
  * with rank = default_rank for a per-rank file.  An SQLite export is read

@@ -4,9 +4,11 @@
  * and memset per operation kind, with the bytes of args.bytes) and
  * `vprof ranges` (nvtx_sum: user_annotation and gpu_user_annotation
  * ranges).  One file pass fills it for any of the three; each group keeps
- * every duration (and byte count) for exact medians.  save/merge carry a
- * partial result (docs/partials.md, "api, copies, ranges").  Nothing here
- * prints. */
+ * every duration (and byte count) for exact medians.  An Ascend profile's
+ * api_statistic.csv (api only) lists calls already totalled per API: they
+ * join a group as pre-totalled parts (vp_evagg), without a median.
+ * save/merge carry a partial result (docs/partials.md, "api, copies,
+ * ranges").  Nothing here prints. */
 #ifndef VPROF_EVSUM_H
 #define VPROF_EVSUM_H
 
@@ -34,19 +36,25 @@ typedef struct vp_evsum_opts {
      * inside one (correlation id, as kernels). */
     const vp_step_range *steps;
     int by_rank;                    /* a group per name and rank */
+    int by_level;                   /* api: a group per name and level (cat: the
+                                     * api_statistic Level, "acl" for AscendCL calls
+                                     * of a trace, else the event's category) */
     int project;                    /* ranges: the GPU projection too (proj) */
     int partial;                    /* accept truncated traces */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
 } vp_evsum_opts;
 
-/* One name (and, for ranges, category).  Bytes: copies only, of the
- * instances whose args hold "bytes" (nbytes of them). */
+/* One name (and, for ranges, category; for api --by level, level).
+ * Bytes: copies only, of the instances whose args hold "bytes" (nbytes of
+ * them).  agg: pre-totalled parts, in the order read. */
 typedef struct vp_evgroup {
     uint32_t name, cat;             /* into vp_evsum.str; cat UINT32_MAX: none */
     long rank;                      /* -1: not grouped by rank */
     int64_t *dur, *bytes;
     size_t n, nbytes, cap, capb;
-    vp_summary d, b;                /* after vp_evsum_finish */
+    vp_evagg *agg;
+    size_t nagg, capagg;
+    vp_summary d, b;                /* after vp_evsum_finish; d.median NAN with agg */
 } vp_evgroup;
 
 typedef struct vp_evsum {
@@ -67,7 +75,10 @@ void vp_evsum_init(vp_evsum *s, const vp_evsum_opts *o);
 void vp_evsum_free(vp_evsum *s);
 
 /* One trace; position: its place among the inputs (its rank when
- * nothing else says).  An exit status, err set when not OK. */
+ * nothing else says).  api also reads an Ascend profile directory (per
+ * rank its api_statistic.csv, else its trace; with opts.steps the trace
+ * first, since the CSV has no steps) and an api_statistic.csv itself.
+ * An exit status, err set when not OK. */
 int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err);
 
 /* One file read by a pass that another reader drives (summary's run
@@ -87,7 +98,12 @@ void vp_evsum_file_free(vp_evsum_file *f);
  * Device)" -> "HtoD"; "Memcpy" alone or no kind -> "other"). */
 const char *vp_copy_kind(const char *name, size_t n, size_t *len);
 
-#define VP_EVSUM_PART_VERSION 2
+/* Adds pre-totalled calls to the group of name (and cat, rank: as the
+ * group's key); a.n >= 1. */
+void vp_evsum_add_agg(vp_evsum *s, const char *name, const char *cat, long rank,
+                      const vp_evagg *a);
+
+#define VP_EVSUM_PART_VERSION 3   /* 3: the groups' pre-totalled parts */
 void vp_evsum_save(const vp_evsum *s, vp_buf *b);
 int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err);
 

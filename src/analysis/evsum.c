@@ -1,8 +1,12 @@
 /* Per-name statistics of runtime calls, copies and ranges: the model of
  * vprof/evsum.h. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/ascend_files.h"
+#include "vprof/ascend_summaries.h"
 #include "vprof/classify.h"
 #include "vprof/evsum.h"
 #include "vprof/corrjoin.h"
@@ -47,6 +51,7 @@ void vp_evsum_free(vp_evsum *s)
     for (size_t i = 0; i < s->ngroups; i++) {
         free(s->groups[i].dur);
         free(s->groups[i].bytes);
+        free(s->groups[i].agg);
     }
     free(s->groups);
     vp_strmap_free(s->strs);
@@ -142,6 +147,29 @@ static void add_instance(vp_evsum *s, uint32_t name, uint32_t cat, long rank, in
         push(&g->bytes, &g->nbytes, &g->capb, bytes);
 }
 
+static void push_agg(vp_evgroup *g, const vp_evagg *a)
+{
+    if (g->nagg == g->capagg) {
+        g->capagg = g->capagg ? g->capagg * 2 : 4;
+        g->agg = vp_realloc(g->agg, g->capagg * sizeof *g->agg);
+    }
+    g->agg[g->nagg++] = *a;
+}
+
+void vp_evsum_add_agg(vp_evsum *s, const char *name, const char *cat, long rank, const vp_evagg *a)
+{
+    uint32_t c = cat ? intern(s, cat, strlen(cat)) : UINT32_MAX;
+    push_agg(group(s, intern(s, name, strlen(name)), c, rank), a);
+}
+
+/* api --by level: an event's level, its category, "acl" for AscendCL. */
+static uint32_t api_level(vp_evsum *s, const vp_event *ev)
+{
+    if (!s->o.by_level)
+        return UINT32_MAX;
+    return ev->cat.n ? intern(s, ev->cat.p, ev->cat.n) : intern(s, "acl", 3);
+}
+
 static void take_event(void *ctx, const vp_event *ev)
 {
     file_pass *fp = ctx;
@@ -186,6 +214,8 @@ static void take_event(void *ctx, const vp_event *ev)
     } else {
         if (s->o.family == VP_EVSUM_RANGES)
             cat = intern(s, ev->cat.p, ev->cat.n);
+        else
+            cat = api_level(s, ev);
         name = intern(s, ename.p, ename.n);
     }
     if (!fp->hold) {
@@ -221,13 +251,14 @@ static void end_file(vp_evsum *s, file_pass *fp, vp_steps *steps, long rank)
         vp_projfile_end(fp->proj, s->proj, rank, steps);
 }
 
-int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
+/* One trace; rank >= 0: its rank whatever it says (an Ascend rank's). */
+static int read_trace(vp_evsum *s, const char *path, size_t position, long rank, vp_error *err)
 {
     static const char *const none_kept[] = {", so no API call is kept", ", so no copy is kept",
                                             ", so no range is kept"};
     vp_trace_pass tp;
     vp_trace_pass_opts o = {.partial = s->o.partial, .range = s->o.steps,
-                            .position = (long)position, .rank = -1};
+                            .position = (long)position, .rank = rank};
     file_pass fp = {.s = s, .hold = s->o.steps || s->o.by_rank};
     fp.proj = s->proj ? vp_projfile_new() : NULL;
     int rc = vp_trace_pass_read(&tp, path, &o, take_event, &fp, err);
@@ -243,6 +274,75 @@ int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
     vp_projfile_free(fp.proj);
     free(fp.h);
     return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
+}
+
+/* api_statistic.csv rows as pre-totalled parts. */
+typedef struct apistat_ctx {
+    vp_evsum *s;
+    long rank;
+    uint64_t rows;
+} apistat_ctx;
+
+static void take_apistat(void *ctx, const vp_asc_apistat *a)
+{
+    apistat_ctx *c = ctx;
+    vp_evagg g = {a->count, a->total, a->min, a->max, a->variance * (double)a->count};
+    vp_evsum_add_agg(c->s, a->name, c->s->o.by_level ? a->level : NULL, c->rank, &g);
+    c->rows++;
+}
+
+static int read_apistat(vp_evsum *s, const char *path, long rank, vp_error *err)
+{
+    s->nfiles++;
+    if (s->o.steps) {
+        vp_warn("%s: --steps: api_statistic.csv has no steps, so none of its rows is kept", path);
+        return VP_EXIT_OK;
+    }
+    apistat_ctx c = {s, s->o.by_rank ? rank : -1, 0};
+    if (vp_asc_read_apistat(path, take_apistat, &c, err) != 0)
+        return VP_EXIT_INPUT;
+    vp_trace_pass_say(s->o.say, "%s: rank %ld; %llu api_statistic rows", path, rank,
+                      (unsigned long long)c.rows);
+    return VP_EXIT_OK;
+}
+
+/* An Ascend profile: per rank its api_statistic.csv (every level), else
+ * its trace (AscendCL calls); with --steps the trace first (the CSV has
+ * no steps). */
+static int read_ascend_dir(vp_evsum *s, const char *path, size_t position, vp_error *err)
+{
+    vp_asc_run run;
+    if (vp_asc_scan_ranks(path, &run, "api needs api_statistic.csv or trace_view.json", err) != 0)
+        return VP_EXIT_INPUT;
+    int status = VP_EXIT_OK;
+    for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
+        const vp_asc_rank *r = &run.ranks[i];
+        const char *csv = r->files[VP_ASC_API_STATISTIC], *trace = r->files[VP_ASC_TRACE];
+        if (trace && (!csv || s->o.steps))
+            status = read_trace(s, trace, position, r->rank, err);
+        else if (csv)
+            status = read_apistat(s, csv, r->rank, err);
+        else {
+            vp_error_set(err, VP_EXIT_INPUT,
+                         "%s: neither api_statistic.csv nor a trace (trace_view.json, "
+                         "msprof_*.json) found: api has no API calls to read",
+                         r->dir);
+            status = VP_EXIT_INPUT;
+        }
+    }
+    vp_asc_run_free(&run);
+    return status;
+}
+
+int vp_evsum_read(vp_evsum *s, const char *path, size_t position, vp_error *err)
+{
+    if (s->o.family == VP_EVSUM_API) {
+        if (vp_asc_is_dir(path))
+            return read_ascend_dir(s, path, position, err);
+        if (strcmp(path, "-") != 0 && vp_asc_sniff(path) == VP_ASC_API_STATISTIC)
+            return read_apistat(s, path, (long)position, err);
+    }
+    return read_trace(s, path, position, -1, err);
 }
 
 /* A file that another reader's pass reads (vprof/evsum.h): the same
@@ -304,6 +404,15 @@ void vp_evsum_save(const vp_evsum *s, vp_buf *b)
         vp_put_u64(b, g->nbytes);
         for (size_t j = 0; j < g->nbytes; j++)
             vp_put_i64(b, g->bytes[j]);
+        vp_put_u64(b, g->nagg);
+        for (size_t j = 0; j < g->nagg; j++) {
+            const vp_evagg *a = &g->agg[j];
+            vp_put_i64(b, a->n);
+            vp_put_i64(b, a->total);
+            vp_put_i64(b, a->min);
+            vp_put_i64(b, a->max);
+            vp_put_f64(b, a->m2);
+        }
     }
     vp_put_u64(b, s->proj != NULL);
     if (s->proj)
@@ -344,6 +453,21 @@ int vp_evsum_merge(vp_evsum *s, const void *p, size_t n, vp_error *err)
         size_t nb = vp_get_count(&r, 1);
         for (size_t j = 0; j < nb && !r.bad; j++)
             push(&g->bytes, &g->nbytes, &g->capb, vp_get_i64(&r));
+        size_t na = vp_get_count(&r, 12);
+        for (size_t j = 0; j < na && !r.bad; j++) {
+            vp_evagg a;
+            a.n = vp_get_i64(&r);
+            a.total = vp_get_i64(&r);
+            a.min = vp_get_i64(&r);
+            a.max = vp_get_i64(&r);
+            a.m2 = vp_get_f64(&r);
+            /* what vp_asc_read_apistat lets through, nothing else */
+            if (a.n < 1 || a.total < 0 || a.min < 0 || a.min > a.max || !(a.m2 >= 0) ||
+                !isfinite(a.m2))
+                r.bad = 1;
+            else
+                push_agg(g, &a);
+        }
     }
     free(map);
     if (vp_get_u64(&r)) {
@@ -381,7 +505,7 @@ void vp_evsum_finish(vp_evsum *s)
     s->grand = 0;
     for (size_t i = 0; i < s->ngroups; i++) {
         vp_evgroup *g = &s->groups[i];
-        vp_summarize(g->dur, g->n, &g->d);
+        vp_summarize_with_aggs(g->dur, g->n, g->agg, g->nagg, &g->d);
         vp_summarize(g->bytes, g->nbytes, &g->b);
         s->grand += g->d.total;
     }

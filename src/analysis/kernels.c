@@ -563,16 +563,10 @@ int vp_kernels_read_asc_rank(vp_kernels *const *ks, size_t nk, const vp_asc_rank
 static int read_ascend_dir(vp_kernels *k, const char *path, vp_error *err)
 {
     vp_asc_run run;
-    if (vp_asc_scan(path, &run, err) != 0)
+    if (vp_asc_scan_ranks(path, &run, "kernels needs kernel_details.csv or trace_view.json",
+                          err) != 0)
         return VP_EXIT_INPUT;
     int status = VP_EXIT_OK;
-    if (run.n == 0) {
-        vp_error_set(err, VP_EXIT_INPUT,
-                     "%s: no rank directory (kernels needs kernel_details.csv or "
-                     "trace_view.json)",
-                     path);
-        status = VP_EXIT_INPUT;
-    }
     for (size_t i = 0; i < run.n && status == VP_EXIT_OK; i++) {
         const char *trace;
         status = vp_kernels_read_asc_rank(&k, 1, &run.ranks[i], &trace, err);

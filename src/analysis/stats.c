@@ -80,3 +80,55 @@ void vp_summarize(int64_t *s, size_t n, vp_summary *out)
     out->median = n % 2 ? (double)s[n / 2] : ((double)s[n / 2 - 1] + (double)s[n / 2]) / 2.0;
     out->stddev = n > 1 ? (double)sqrtl(ss / (long double)(n - 1)) : 0.0;
 }
+
+/* a + b, saturating as vp_summarize's total does */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? (b < 0 ? INT64_MIN : INT64_MAX) : r;
+}
+
+void vp_summarize_with_aggs(int64_t *s, size_t n, const vp_evagg *agg, size_t nagg,
+                            vp_summary *out)
+{
+    vp_summarize(s, n, out);
+    if (nagg == 0)
+        return;
+    /* In doubles, not long doubles: the same bits on every machine and
+     * under valgrind, whose x87 emulation keeps 64 bits (and mangles
+     * 128-bit integers converted to long double). */
+    double m2 = 0;
+    if (n > 0) {   /* the samples as the first part: their own m2 */
+        double mean = (double)out->total / (double)n;
+        for (size_t i = 0; i < n; i++)
+            m2 += ((double)s[i] - mean) * ((double)s[i] - mean);
+    }
+    int64_t count = out->n, total = out->total, lo = out->min, hi = out->max;
+    for (size_t i = 0; i < nagg; i++) {
+        const vp_evagg *a = &agg[i];
+        if (count == 0 || a->min < lo)
+            lo = a->min;
+        if (count == 0 || a->max > hi)
+            hi = a->max;
+        count = add_sat(count, a->n);
+        total = add_sat(total, a->total);
+        m2 += a->m2;
+    }
+    /* + n_i (mean_i - mean)^2 = (T_i N - T n_i)^2 / (n_i N^2), the
+     * difference exact in 128 bits before it is rounded once */
+    double nn = (double)count;
+    for (size_t i = 0; i <= nagg; i++) {
+        int64_t ni = i == 0 ? out->n : agg[i - 1].n, ti = i == 0 ? out->total : agg[i - 1].total;
+        if (ni <= 0)
+            continue;
+        double d = (double)((__int128)ti * count - (__int128)total * ni);
+        m2 += d / nn * (d / nn) / (double)ni;
+    }
+    out->n = count;
+    out->total = total;
+    out->min = lo;
+    out->max = hi;
+    out->mean = (double)total / nn;
+    out->median = NAN;
+    out->stddev = count > 1 ? sqrt(m2 / (nn - 1)) : 0.0;
+}

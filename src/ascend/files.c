@@ -19,6 +19,7 @@ static const char *const file_names[VP_ASC_FILE_COUNT] = {
     "?", "trace_view.json", "kernel_details.csv", "op_statistic.csv", "step_trace_time.csv",
     "communication.json", "communication_matrix.json", "memory_record.csv",
     "operator_memory.csv", "npu_module_mem.csv", "ascend_pytorch_profiler.db",
+    "api_statistic.csv",
 };
 
 const char *vp_asc_file_name(vp_asc_file k)
@@ -65,6 +66,8 @@ static vp_asc_file csv_kind(const char *h, size_t n)
         return VP_ASC_MEMORY_RECORD;
     if (has(h, n, "Component") && has(h, n, "Total Reserved("))
         return VP_ASC_MODULE_MEM;
+    if (has(h, n, "API Name") && has(h, n, "Variance"))
+        return VP_ASC_API_STATISTIC;
     return VP_ASC_UNKNOWN;
 }
 
@@ -448,6 +451,17 @@ int vp_asc_scan(const char *path, vp_asc_run *run, vp_error *err)
     if (run->n > 1)
         qsort(run->ranks, run->n, sizeof *run->ranks, cmp_rank);
     return 0;
+}
+
+int vp_asc_scan_ranks(const char *path, vp_asc_run *run, const char *needs, vp_error *err)
+{
+    if (vp_asc_scan(path, run, err) != 0)
+        return -1;
+    if (run->n > 0)
+        return 0;
+    vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (%s)", path, needs);
+    vp_asc_run_free(run);
+    return -1;
 }
 
 void vp_asc_run_free(vp_asc_run *run)

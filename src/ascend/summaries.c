@@ -116,6 +116,83 @@ int vp_asc_read_opstat(const char *path, void (*fn)(void *ctx, const vp_asc_opst
     return r < 0 ? -1 : 0;
 }
 
+/* ---- api_statistic.csv ---- */
+
+/* Cell i of the current row as ns (us exactly) or, with us == 0, as an
+ * integer; 0, or -1 with err naming the line and the column. */
+static int apistat_cell(vp_csv *c, int i, const char *col, int us, int64_t *out, vp_error *err)
+{
+    vp_span f = vp_csv_field(c, i);
+    int q = us ? vp_csv_us(f, out) : vp_csv_int(f, out);
+    if (q == 0 && *out >= (us ? 0 : 1))
+        return 0;
+    vp_error_set(err, VP_EXIT_INPUT, "%s: line %llu: %s %s: '%s'", vp_csv_name(c),
+                 (unsigned long long)vp_csv_line(c), col,
+                 q > 0 ? "is missing" : q < 0 ? "is not a number" : "is out of range",
+                 vp_csv_str(c, i));
+    return -1;
+}
+
+int vp_asc_read_apistat(const char *path, void (*fn)(void *ctx, const vp_asc_apistat *a),
+                        void *ctx, vp_error *err)
+{
+    static const char *const cols[][2] = {
+        {"API Name", NULL}, {"Time(us)", NULL}, {"Count", NULL}, {"Min(us)", NULL},
+        {"Max(us)", NULL},  {"Variance", NULL}, {"Level", NULL},
+    };
+    enum { NAME, TIME, COUNT, MIN, MAX, VAR, LEVEL, NCOLS };
+    vp_csv *c = vp_csv_open(path, err);
+    if (!c)
+        return -1;
+    int ix[NCOLS];
+    for (int k = 0; k < NCOLS; k++) {
+        ix[k] = vp_csv_col(c, cols[k]);
+        if (ix[k] < 0 && k != LEVEL) {
+            vp_error_set(err, VP_EXIT_INPUT, "%s: not an api_statistic CSV: no %s column",
+                         vp_csv_name(c), cols[k][0]);
+            vp_csv_close(c);
+            return -1;
+        }
+    }
+    int r;
+    while ((r = vp_csv_next(c, err)) == 1) {
+        vp_asc_apistat a;
+        double var;
+        a.name = vp_csv_str(c, ix[NAME]);
+        a.level = ix[LEVEL] >= 0 ? vp_csv_str(c, ix[LEVEL]) : "";
+        if (!*a.name) {
+            vp_error_set(err, VP_EXIT_INPUT, "%s: line %llu: API Name is empty", vp_csv_name(c),
+                         (unsigned long long)vp_csv_line(c));
+            r = -1;
+            break;
+        }
+        if (apistat_cell(c, ix[TIME], "Time(us)", 1, &a.total, err) != 0 ||
+            apistat_cell(c, ix[COUNT], "Count", 0, &a.count, err) != 0 ||
+            apistat_cell(c, ix[MIN], "Min(us)", 1, &a.min, err) != 0 ||
+            apistat_cell(c, ix[MAX], "Max(us)", 1, &a.max, err) != 0) {
+            r = -1;
+            break;
+        }
+        int q = vp_csv_num(vp_csv_field(c, ix[VAR]), &var);
+        if (q != 0 || !(var >= 0 && var < HUGE_VAL) || a.min > a.max) {
+            vp_error_set(err, VP_EXIT_INPUT, "%s: line %llu: %s: '%s'", vp_csv_name(c),
+                         (unsigned long long)vp_csv_line(c),
+                         q > 0   ? "Variance is missing"
+                         : q < 0 ? "Variance is not a number"
+                         : a.min > a.max ? "Min(us) is above Max(us)"
+                                         : "Variance is out of range",
+                         a.min > a.max && q == 0 ? vp_csv_str(c, ix[MIN]) : vp_csv_str(c, ix[VAR]));
+            r = -1;
+            break;
+        }
+        /* one call varies by nothing, whatever the rounding wrote */
+        a.variance = a.count > 1 ? var * 1e6 : 0.0;
+        fn(ctx, &a);
+    }
+    vp_csv_close(c);
+    return r < 0 ? -1 : 0;
+}
+
 /* ---- step_trace_time.csv ---- */
 
 int vp_stt_read(const char *path, long default_rank, vp_stt *out, vp_error *err)

@@ -17,17 +17,21 @@ typedef struct evcmd {
     vp_evsum result;
 } evcmd;
 
-/* --by: name (always) and/or rank. */
+/* --by: name (always), rank, and for api level. */
 static int parse_by(evcmd *e, const char *name, const char *arg)
 {
     char *copy = vp_strdup(arg), *save = NULL;
     int ok = 1;
-    e->o.by_rank = 0;
+    int api = e->o.family == VP_EVSUM_API;
+    e->o.by_rank = e->o.by_level = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
         if (strcmp(tok, "rank") == 0)
             e->o.by_rank = 1;
+        else if (api && strcmp(tok, "level") == 0)
+            e->o.by_level = 1;
         else if (strcmp(tok, "name") != 0)
-            ok = 0, vp_usage_error(name, "--by: unknown grouping '%s' (name, rank)", tok);
+            ok = 0, vp_usage_error(name, "--by: unknown grouping '%s' (name, rank%s)", tok,
+                                   api ? ", level" : "");
     }
     free(copy);
     return ok ? 0 : -1;

@@ -1,4 +1,5 @@
 /* The api, copies and ranges tables. */
+#include <math.h>
 #include <stdio.h>
 
 #include "vprof/evsum_view.h"
@@ -28,8 +29,9 @@ vp_table *vp_evsum_table(const vp_evsum *s, long top)
     vp_table_add_col(t, "Min", VP_COL_NS, 0);
     vp_table_add_col(t, "Max", VP_COL_NS, 0);
     vp_table_add_col(t, "StdDev", VP_COL_NS_F, 1);
-    if (f == VP_EVSUM_RANGES)
-        vp_table_add_col(t, "Category", VP_COL_TEXT, 0);
+    int cat_col = f == VP_EVSUM_RANGES ? vp_table_add_col(t, "Category", VP_COL_TEXT, 0)
+                  : s->o.by_level      ? vp_table_add_col(t, "Level", VP_COL_TEXT, 0)
+                                       : -1;
     int rank_col = s->o.by_rank ? vp_table_add_col(t, "Rank", VP_COL_INT, 0) : -1;
     vp_table_add_col(t, f == VP_EVSUM_API ? "Name" : f == VP_EVSUM_COPIES ? "Operation" : "Range",
                      VP_COL_TEXT, 0);
@@ -42,18 +44,25 @@ vp_table *vp_evsum_table(const vp_evsum *s, long top)
         vp_table_set_int(t, row, 1, d->total);
         vp_table_set_int(t, row, 2, d->n);
         vp_table_set_double(t, row, 3, d->mean);
-        vp_table_set_double(t, row, 4, d->median);
+        if (!isnan(d->median))   /* none for pre-totalled calls: an empty cell */
+            vp_table_set_double(t, row, 4, d->median);
         vp_table_set_int(t, row, 5, d->min);
         vp_table_set_int(t, row, 6, d->max);
         vp_table_set_double(t, row, 7, d->stddev);
         int c = 8;
-        if (f == VP_EVSUM_RANGES)
-            vp_table_set_text(t, row, c++, s->str[g->cat]);
+        if (cat_col >= 0)
+            vp_table_set_text(t, row, c++, g->cat == UINT32_MAX ? "" : s->str[g->cat]);
         if (rank_col >= 0)
             vp_table_set_int(t, row, c++, g->rank);
         vp_table_set_text(t, row, c, s->str[g->name]);
     }
     note_more(t, s, shown);
+    size_t no_med = 0;
+    for (size_t i = 0; i < s->ngroups; i++)
+        no_med += s->groups[i].nagg > 0;
+    if (no_med)
+        vp_table_add_note(t, "%zu rows hold calls the profiler totalled (api_statistic.csv): "
+                             "they have no median; StdDev is from its Variance", no_med);
     if (s->no_dur)
         vp_table_add_note(t, "%lld events without \"dur\" are not counted", (long long)s->no_dur);
     return t;

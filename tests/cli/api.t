@@ -99,7 +99,7 @@ expect_status 0
 expect_stderr_has "--steps selects none of the steps present (ProfilerStep#100 to #100)"
 vp api --by device event_sync_trace.json.gz
 expect_status 2
-expect_stderr_has "--by: unknown grouping 'device' (name, rank)"
+expect_stderr_has "--by: unknown grouping 'device' (name, rank, level)"
 
 case_ 'AscendCL calls of an Ascend trace (trace_view.json), as computed independently'
 T0="$DATA/ascend/run2/worker0_20240101000000_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"
@@ -118,3 +118,80 @@ if [ -e "$A" ]; then
 else
     echo "SKIP [$T]: $A is absent: the ../shared AscendCL case was not run"
 fi
+
+case_ 'Ascend api_statistic.csv: totals merged over devices, ranks and directories, as computed from the calls'
+# constructed_api_statistic (its README.md): two *_ascend_pt ranks under run/
+# and an msprof PROF_* directory whose rows are per Device_id, written from
+# calls.csv's single calls.  evsum_check.py api-calls computes the table from
+# those calls, not from the totals vprof reads.  By hand: aclnnMatmul's 9
+# calls of 10, 20, 30, 40 (rank 0), 50, 60 (rank 1), 5.5, 6.5 (device 0) and
+# 12.345 us (device 1) total 234,345 ns, mean 26,038.3, sample StdDev
+# 20,071.6; HcclAllReduce's 800 and 1,200 us: StdDev 200,000 * sqrt(2).
+cd "$DATA/ascend/constructed_api_statistic"
+P=PROF_000002_20240101000002000_ABCDEFGHIJKLMNOP
+S="run/worker0_20240101000000_ascend_pt run/worker1_20240101000001_ascend_pt $P"
+vp api -f csv run $P
+expect_status 0
+python3 "$CHECK" api-calls calls.csv $S >"$WORK/want"
+expect_stdout_file "$WORK/want"
+expect_stdout_has "5.9,234345,9,26038.3,,5500,60000,20071.6,aclnnMatmul"
+expect_stdout_has "50.6,2000000,2,1000000.0,,800000,1200000,282842.7,HcclAllReduce"
+for by in level rank level,rank; do
+    vp api -f csv --by $by run $P
+    expect_status 0
+    flags=
+    case $by in *level*) flags="$flags --by-level" ;; esac
+    case $by in *rank*) flags="$flags --by-rank" ;; esac
+    python3 "$CHECK" api-calls $flags calls.csv $S >"$WORK/want"
+    expect_stdout_file "$WORK/want"
+done
+vp api -f csv --by level run/worker0_20240101000000_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
+python3 "$CHECK" api-calls --by-level calls.csv run/worker0_20240101000000_ascend_pt >"$WORK/want"
+expect_stdout_file "$WORK/want"
+expect_stdout_has "1.8,10000,2,5000.0,,4000,6000,1414.2,node,aclnnAdd"
+
+case_ 'Ascend api_statistic.csv: every format (no median: - , empty, null)'
+vp api --top 1 run $P
+expect_stdout_has "50.6%     2.00 ms          2  1.00 ms    -  800 us  1.20 ms  283 us  HcclAllReduce"
+expect_stdout_has "note: 6 rows hold calls the profiler totalled (api_statistic.csv): they have no median; StdDev is from its Variance"
+vp api -f md --top 1 run $P
+expect_stdout_has "| 50.6% | 2.00 ms | 2 | 1.00 ms | - | 800 us | 1.20 ms | 283 us | HcclAllReduce |"
+vp api -f tsv --top 1 run $P
+expect_stdout_has "50.6	2000000	2	1000000.0		800000	1200000	282842.7	HcclAllReduce"
+vp api -f json --top 1 --by level run $P
+expect_stdout_has '"rows":[[50.602869941768745,2000000,2,1000000,null,800000,1200000,282842.71247461904,"hccl","HcclAllReduce"]]'
+
+case_ 'Ascend api_statistic.csv: -j, --save-part and reduce print the same bytes'
+vp api -j 1 -f csv --by level,rank run $P
+cp "$OUT_STDOUT" "$WORK/one"
+vp api -j 2 -f csv --by level,rank run $P
+expect_stdout_file "$WORK/one"
+vp api --by level,rank --save-part "$WORK/a%i.vpart" run $P
+expect_status 0
+vp reduce -f csv "$WORK/a0.vpart" "$WORK/a1.vpart"
+expect_stdout_file "$WORK/one"
+
+case_ 'Ascend directories: the trace when there is no api_statistic.csv; bad rows; nothing to read'
+R="$DATA/ascend/run2/worker0_20240101000000_ascend_pt"
+vp api -f csv "$R/ASCEND_PROFILER_OUTPUT/trace_view.json"
+cp "$OUT_STDOUT" "$WORK/trace"
+vp api -f csv "$R"
+expect_status 0
+expect_stdout_file "$WORK/trace"
+vp api --steps 1 run
+expect_status 0
+expect_stderr_has "api_statistic.csv: --steps: api_statistic.csv has no steps, so none of its rows is kept"
+mkdir -p "$WORK/bad_ascend_pt/ASCEND_PROFILER_OUTPUT"
+printf 'Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\nacl,a,1,1,1,1,1,0\nacl,b,2,x,1,1,1,0\n' \
+    >"$WORK/bad_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv"
+vp api "$WORK/bad_ascend_pt"
+expect_status 3
+expect_stderr_has "bad_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv: line 3: Count is not a number: 'x'"
+printf 'Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\nacl,a,1,2,1,3,1,0\n' \
+    >"$WORK/bad_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv"
+vp api "$WORK/bad_ascend_pt"
+expect_status 3
+expect_stderr_has "api_statistic.csv: line 2: Min(us) is above Max(us): '3'"
+vp api "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt"
+expect_status 3
+expect_stderr_has "msinsight_gpt3_rank0_ascend_pt: neither api_statistic.csv nor a trace (trace_view.json, msprof_*.json) found: api has no API calls to read"

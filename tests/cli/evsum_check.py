@@ -9,7 +9,16 @@ copies.t and ranges.t.
 the ProfilerStep#N window (its annotations' span, on any thread), copies
 whose launching call (same correlation id, the earliest) starts inside it.
 --by-rank keys rows by distributedInfo.rank too (a Rank column).
+
+    evsum_check.py api-calls [--by-rank] [--by-level] CALLS.csv SOURCE...
+
+What `vprof api -f csv` must print for the Ascend profiles SOURCE... (their
+directory names in CALLS.csv: tests/data/ascend/constructed_api_statistic),
+computed from the calls themselves (CALLS.csv has one row per call), not
+from the api_statistic CSVs vprof reads: no median (Med empty); Level and
+Rank columns with --by-level and --by-rank.
 """
+import csv
 import decimal
 import gzip
 import json
@@ -69,8 +78,36 @@ def launches(evs):
     return first
 
 
+def api_calls(args):
+    by_rank = by_level = False
+    while args[0].startswith("--"):
+        by_rank |= args[0] == "--by-rank"
+        by_level |= args[0] == "--by-level"
+        args = args[1:]
+    sources = set(args[1:])
+    durs = {}
+    with open(args[0], newline="") as f:
+        for r in csv.DictReader(f):
+            if r["source"] in sources:
+                k = (r["API Name"], r["Level"] if by_level else "", int(r["rank"]) if by_rank else -1)
+                durs.setdefault(k, []).append(ns(r["Duration(us)"]))
+    grand = sum(sum(v) for v in durs.values())
+    print(",".join(["Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)",
+                    "Max (ns)", "StdDev (ns)"] + (["Level"] if by_level else [])
+                   + (["Rank"] if by_rank else []) + ["Name"]))
+    for k in sorted(durs, key=lambda k: (-sum(durs[k]), k[0], k[1], k[2])):
+        v = durs[k]
+        st = stats(v)
+        st[1] = ""
+        print(",".join(["%.1f" % (100.0 * sum(v) / grand), str(sum(v)), str(len(v))] + st
+                       + ([k[1]] if by_level else []) + ([str(k[2])] if by_rank else [])
+                       + [q(k[0])]))
+
+
 def main():
     args = sys.argv[1:]
+    if args[0] == "api-calls":
+        return api_calls(args[1:])
     cmd, step, by_rank = args.pop(0), None, False
     while args and args[0].startswith("--"):
         if args[0] == "--steps":

@@ -1,6 +1,8 @@
 /* Unit tests for src/analysis/evsum.c: the three families' selection and
  * keys (API names, copy kinds with bytes, ranges per category), exact
- * statistics, and the partial result's save/merge round trip. */
+ * statistics, and the partial result's save/merge round trip; the calls
+ * api_statistic.csv totalled (pre-totalled parts: their combination with
+ * each other and with samples, their partial, bad rows). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "vprof/evsum.h"
 
@@ -182,6 +185,133 @@ static void test_projection(void **state)
     unlink(p2);
 }
 
+/* ---- pre-totalled calls (api_statistic.csv) ---- */
+
+/* Calls of 1000, 3000 and 2000 ns: n 3, mean 2000, squared deviations
+ * 10^6 + 10^6 + 0, sample variance 10^6, StdDev 1000 exactly, whichever
+ * way they are cut into parts. */
+static void test_agg_combine(void **state)
+{
+    (void)state;
+    int64_t raw[] = {1000, 3000, 2000}, two[] = {2000};
+    vp_summary want, got;
+    vp_summarize(raw, 3, &want);
+    assert_true(want.stddev == 1000.0);
+    /* a part {1000, 3000} (m2 = 2 * 10^6) and the sample 2000 */
+    vp_evagg a = {2, 4000, 1000, 3000, 2e6};
+    vp_summarize_with_aggs(two, 1, &a, 1, &got);
+    assert_int_equal(got.n, 3);
+    assert_int_equal(got.total, 6000);
+    assert_int_equal(got.min, 1000);
+    assert_int_equal(got.max, 3000);
+    assert_true(got.mean == 2000.0);
+    assert_true(got.stddev == want.stddev);
+    assert_true(isnan(got.median));
+    /* three parts of one call each: all the spread is between the parts */
+    vp_evagg ones[] = {{1, 1000, 1000, 1000, 0}, {1, 3000, 3000, 3000, 0}, {1, 2000, 2000, 2000, 0}};
+    vp_summarize_with_aggs(NULL, 0, ones, 3, &got);
+    assert_int_equal(got.n, 3);
+    assert_int_equal(got.min, 1000);
+    assert_int_equal(got.max, 3000);
+    assert_true(got.stddev == 1000.0);
+    /* one part of one call: no spread */
+    vp_summarize_with_aggs(NULL, 0, ones, 1, &got);
+    assert_true(got.stddev == 0.0 && got.mean == 1000.0 && got.total == 1000);
+    /* no part: vp_summarize itself, median kept */
+    vp_summarize_with_aggs(raw, 3, NULL, 0, &got);
+    assert_true(got.median == 2000.0 && got.stddev == 1000.0);
+}
+
+static void write_file(const char *p, const char *text)
+{
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* msprof's header with Device_id; aclnnMatmul on two devices: 10, 30 us
+ * (Variance 100 us^2) and 20 us; "2.0005" us is 2000.5 ns, rounded. */
+static const char apistat[] =
+    "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n"
+    "0,acl,aclnnMatmul,40,2,20,10,30,100\n"
+    "1,acl,aclnnMatmul,20,1,20,20,20,0\n"
+    "0,runtime,aclnnMatmul,2.0005,1,2.0005,2.0005,2.0005,0\n";
+
+static void test_apistat(void **state)
+{
+    (void)state;
+    char p2[400];
+    snprintf(p2, sizeof p2, "%s/api_statistic.csv", dir);
+    write_file(p2, apistat);
+    vp_error err = {0};
+    /* by name: 10, 30, 20 and 2.0005 us */
+    vp_evsum_opts o = {.family = VP_EVSUM_API};
+    vp_evsum one, all;
+    vp_evsum_init(&one, &o);
+    assert_int_equal(vp_evsum_read(&one, p2, 0, &err), VP_EXIT_OK);
+    vp_buf buf = {0};
+    vp_evsum_save(&one, &buf);
+    vp_evsum_finish(&one);
+    assert_int_equal(one.ngroups, 1);
+    const vp_evgroup *g = &one.groups[0];
+    assert_int_equal(g->nagg, 3);
+    assert_int_equal(g->d.n, 4);
+    assert_int_equal(g->d.total, 62001);
+    assert_int_equal(g->d.min, 2001);
+    assert_int_equal(g->d.max, 30000);
+    assert_true(isnan(g->d.median));
+    /* the calls' own sample variance: mean 15500.25, squared deviations
+     * summed 442973000.75, / 3 (12151.447112038411 ns) */
+    assert_true(fabs(g->d.stddev - sqrt(442973000.75 / 3)) < 1e-6);
+    /* the partial keeps the parts: merged twice, 8 calls, 6 parts */
+    vp_evsum_init(&all, &o);
+    assert_int_equal(vp_evsum_merge(&all, buf.data, buf.len, &err), 0);
+    assert_int_equal(vp_evsum_merge(&all, buf.data, buf.len, &err), 0);
+    vp_evsum_finish(&all);
+    assert_int_equal(all.nfiles, 2);
+    assert_int_equal(all.groups[0].nagg, 6);
+    assert_int_equal(all.groups[0].d.n, 8);
+    assert_int_equal(all.groups[0].d.total, 124002);
+    /* a part with no call is damage */
+    /* the last part's n: zigzag 1, before total, min and max (2 bytes
+     * each), m2 (8) and the projection flag (1) */
+    size_t at = buf.len - 1 - 8 - 6 - 1;
+    assert_int_equal((unsigned char)buf.data[at], 2);
+    buf.data[at] = 0;
+    vp_evsum bad;
+    vp_evsum_init(&bad, &o);
+    assert_int_equal(vp_evsum_merge(&bad, buf.data, buf.len, &err), -1);
+    vp_evsum_free(&bad);
+    vp_buf_free(&buf);
+    vp_evsum_free(&one);
+    vp_evsum_free(&all);
+    /* by level: acl and runtime apart */
+    vp_evsum_opts ol = {.family = VP_EVSUM_API, .by_level = 1};
+    vp_evsum lv;
+    vp_evsum_init(&lv, &ol);
+    assert_int_equal(vp_evsum_read(&lv, p2, 0, &err), VP_EXIT_OK);
+    vp_evsum_finish(&lv);
+    assert_int_equal(lv.ngroups, 2);
+    assert_string_equal(lv.str[lv.groups[0].cat], "acl");
+    assert_int_equal(lv.groups[0].d.total, 60000);
+    /* 10, 30 (m2 200 us^2) and 20: squared deviations 200 us^2, / 2 */
+    assert_true(fabs(lv.groups[0].d.stddev - 10000.0) < 1e-9);
+    assert_string_equal(lv.str[lv.groups[1].cat], "runtime");
+    assert_int_equal(lv.groups[1].d.total, 2001);
+    vp_evsum_free(&lv);
+    /* a bad row: its file and line, status 3 */
+    write_file(p2, "Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n"
+                   "acl,a,1,1,1,1,1,0\n"
+                   "acl,b,2,2,1,1,1,N/A\n");
+    vp_evsum_init(&lv, &ol);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(vp_evsum_read(&lv, p2, 0, &err), VP_EXIT_INPUT);
+    assert_non_null(strstr(err.msg, "api_statistic.csv: line 3: Variance is missing"));
+    vp_evsum_free(&lv);
+    unlink(p2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +319,8 @@ int main(void)
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_ranges_and_merge),
         cmocka_unit_test(test_projection),
+        cmocka_unit_test(test_agg_combine),
+        cmocka_unit_test(test_apistat),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
