@@ -92,7 +92,7 @@ int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *
 {
     int ascend = strcmp(input, "-") != 0 &&
                  (vp_asc_is_dir(input) || vp_asc_sniff(input) == VP_ASC_DB);
-    riding g = {.r = r, .mem = i == 0 ? vp_memevents_new(1) : NULL};
+    riding g = {.r = r, .mem = i == 0 ? vp_memevents_new(VP_MEM_POINTS_CHART) : NULL};
     vp_gpu_pass_rider rider = {ride_begin, ride_observe, ride_done, &g};
     const vp_gpu_pass_rider *was = ascend ? NULL : vp_gpu_pass_ride(&rider);
     int rc = vp_run_add_file(r->run, input, (long)i, &r->o, err);
@@ -210,7 +210,7 @@ int vp_report_run_merge(vp_report_run *r, const void *p, size_t n, vp_error *err
         return vp_rd_done(&rd) ? 0 : damaged(err);
     size_t tl;
     const char *ts = vp_get_str(&rd, &tl);
-    vp_memevents *t = vp_memevents_new(1);
+    vp_memevents *t = vp_memevents_new(VP_MEM_POINTS_CHART);
     if (rd.bad || vp_memevents_merge(t, ts, tl, err) != 0 || merge_points(t, &rd) != 0 ||
         !vp_rd_done(&rd)) {
         vp_memevents_free(t);
