@@ -52,7 +52,8 @@ const char *vp_memdoc_kind_name(vp_memdoc_kind k);
 
 typedef struct vp_memdoc_read_opts {
     int partial;                /* a truncated trace read in part */
-    int keep_points;            /* a trace's points over time (a timeline, a chart) */
+    int keep_points;            /* a trace's points over time: VP_MEM_POINTS_ALL for a
+                                 * timeline, VP_MEM_POINTS_CHART for a chart */
     int find_ops;               /* the CPU op at each trace peak */
     int device;                 /* a snapshot must have this device; -1: any */
 } vp_memdoc_read_opts;

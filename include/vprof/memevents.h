@@ -34,7 +34,7 @@ typedef struct vp_mem_device {
     char *peak_pid, *peak_tid;   /* raw pid and tid of peak_alloc's event */
     char *peak_op;               /* the CPU op at peak_alloc, once a caller found it
                                   * (vp_op_finder); freed with the rest */
-    vp_mem_point *points;        /* every event, when kept (vp_memevents_new(1)) */
+    vp_mem_point *points;        /* the events kept (vp_memevents_new's keep_points) */
     size_t npoints, cap;
 } vp_mem_device;
 
@@ -57,10 +57,28 @@ typedef struct vp_memevents {
     int keep_points;
 } vp_memevents;
 
+/* keep_points: which events a device keeps as points.
+ * VP_MEM_POINTS_CHART keeps what a chart of bytes over time draws
+ * (vprof/plot.h), in bounded memory: every event while the device has
+ * fewer than VP_MEM_CHART_POINTS; from that many on, per time bucket
+ * (at most VP_MEM_CHART_BUCKETS over the device's span, a power of two
+ * nanoseconds wide: under half a column of the 880 a chart has) the
+ * first and the last event and those with the least and the most
+ * allocated and reserved bytes, the earliest of equals.  So each
+ * column's extremes, its first and last values and the peaks are those
+ * of every event; a bucket that straddles two columns can give one's
+ * extreme to the other.  The result depends on the events alone, not on
+ * when they were thinned, and a partial's points merged into a new
+ * model (vprof/report_run.h) finish to the same. */
+enum { VP_MEM_POINTS_NONE, VP_MEM_POINTS_ALL, VP_MEM_POINTS_CHART };
+#define VP_MEM_CHART_BUCKETS 2048
+#define VP_MEM_CHART_POINTS 16384
 vp_memevents *vp_memevents_new(int keep_points);
 /* Give it every event of the trace: each one's ts moves the start. */
 void vp_memevents_observe(vp_memevents *m, const vp_event *ev);
-/* Sorts devices, and each device's points by (ts, order). */
+/* Sorts devices, and each device's points by (ts, order) (thinned, with
+ * VP_MEM_POINTS_CHART, where the device had VP_MEM_CHART_POINTS events
+ * or more). */
 void vp_memevents_finish(vp_memevents *m);
 void vp_memevents_free(vp_memevents *m);
 

@@ -73,6 +73,83 @@ static void move_start(vp_memevents *m, int64_t ts)
     }
 }
 
+/* ts as an unsigned number in the same order, so that shifting it
+ * right gives buckets aligned on multiples of their width, negative
+ * times included. */
+static uint64_t time_key(int64_t ts)
+{
+    return (uint64_t)ts ^ (UINT64_C(1) << 63);
+}
+
+/* A bucket's points (VP_MEM_POINTS_CHART), as indices into the device's:
+ * first, last, least and most allocated, least and most reserved. */
+enum { REP_FIRST, REP_LAST, REP_AMIN, REP_AMAX, REP_RMIN, REP_RMAX, NREP };
+
+static int rep_wins(int kind, const vp_mem_point *p, const vp_mem_point *cur)
+{
+    switch (kind) {
+    case REP_FIRST: return before(p, cur);
+    case REP_LAST: return !before(p, cur);
+    case REP_AMIN: return p->allocated < cur->allocated ||
+                          (p->allocated == cur->allocated && before(p, cur));
+    case REP_AMAX: return p->allocated > cur->allocated ||
+                          (p->allocated == cur->allocated && before(p, cur));
+    case REP_RMIN: return p->reserved < cur->reserved ||
+                          (p->reserved == cur->reserved && before(p, cur));
+    default: return p->reserved > cur->reserved ||
+                    (p->reserved == cur->reserved && before(p, cur));
+    }
+}
+
+/* Keeps each bucket's points, sorted by (ts, order).  The buckets are
+ * the narrowest that number at most VP_MEM_CHART_BUCKETS over the
+ * points' span; the span only grows and the first and last points stay,
+ * so a later thinning's buckets are whole multiples of an earlier one's
+ * and keep what thinning every event at once keeps. */
+static void thin(vp_mem_device *d)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t k = 0; k < d->npoints; k++) {
+        uint64_t t = time_key(d->points[k].ts);
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    int shift = 0;
+    while ((hi >> shift) - (lo >> shift) >= VP_MEM_CHART_BUCKETS)
+        shift++;
+    size_t nb = (size_t)((hi >> shift) - (lo >> shift)) + 1;
+    uint32_t(*rep)[NREP] = vp_malloc(nb * sizeof *rep);
+    memset(rep, 0xff, nb * sizeof *rep);
+    for (size_t k = 0; k < d->npoints; k++) {
+        const vp_mem_point *p = &d->points[k];
+        uint32_t *r = rep[(time_key(p->ts) >> shift) - (lo >> shift)];
+        for (int j = 0; j < NREP; j++)
+            if (r[j] == UINT32_MAX || rep_wins(j, p, &d->points[r[j]]))
+                r[j] = (uint32_t)k;
+    }
+    size_t cap = nb * NREP < d->npoints ? nb * NREP : d->npoints, n = 0;
+    vp_mem_point *out = vp_malloc(cap * sizeof *out);
+    for (size_t b = 0; b < nb; b++) {
+        size_t first = n;
+        for (int j = 0; j < NREP && rep[b][j] != UINT32_MAX; j++) {
+            int again = 0;   /* one point can be several of the bucket's */
+            for (int q = 0; q < j; q++)
+                again |= rep[b][q] == rep[b][j];
+            if (again)
+                continue;
+            const vp_mem_point *p = &d->points[rep[b][j]];
+            size_t at = n++;
+            for (; at > first && before(p, &out[at - 1]); at--)
+                out[at] = out[at - 1];
+            out[at] = *p;
+        }
+    }
+    memcpy(d->points, out, n * sizeof *out);
+    d->npoints = n;
+    free(out);
+    free(rep);
+}
+
 void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
 {
     if (ev->has_ts && ev->ph != 'M')
@@ -129,6 +206,8 @@ void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
             d->points = vp_realloc(d->points, d->cap * sizeof *d->points);
         }
         d->points[d->npoints++] = p;
+        if (m->keep_points == VP_MEM_POINTS_CHART && d->npoints >= VP_MEM_CHART_POINTS)
+            thin(d);
     }
 }
 
@@ -267,9 +346,14 @@ void vp_memevents_finish(vp_memevents *m)
 {
     if (m->ndevices)
         qsort(m->devices, m->ndevices, sizeof *m->devices, cmp_device);
-    for (size_t i = 0; i < m->ndevices; i++)
-        if (m->devices[i].npoints)
-            qsort(m->devices[i].points, m->devices[i].npoints, sizeof(vp_mem_point), cmp_point);
+    for (size_t i = 0; i < m->ndevices; i++) {
+        vp_mem_device *d = &m->devices[i];
+        if (m->keep_points == VP_MEM_POINTS_CHART && d->npoints &&
+            d->allocs + d->frees >= VP_MEM_CHART_POINTS)
+            thin(d);
+        else if (d->npoints)
+            qsort(d->points, d->npoints, sizeof(vp_mem_point), cmp_point);
+    }
 }
 
 void vp_mem_device_name(int type, int id, char *buf, size_t n)

@@ -173,8 +173,10 @@ static int emit(const mem_opts *o, const vp_memdoc *d)
  * what failed. */
 static int read_doc(const mem_opts *o, vp_memdoc *d)
 {
-    vp_memdoc_read_opts ro = {o->common.partial, o->v.timeline || o->plot, !o->v.timeline,
-                              o->v.device};
+    int keep = o->v.timeline ? VP_MEM_POINTS_ALL
+               : o->plot     ? VP_MEM_POINTS_CHART
+                             : VP_MEM_POINTS_NONE;
+    vp_memdoc_read_opts ro = {o->common.partial, keep, !o->v.timeline, o->v.device};
     vp_error err = {0};
     if (vp_memdoc_read(d, &ro, &err) == 0)
         return VP_EXIT_OK;

@@ -19,235 +19,236 @@ static const vp_table *find(const page *p, const char *name)
     return NULL;
 }
 
-static const char *const STEP_LABEL[] = {"Rank", "Step"};
+/* A bar chart of a block's table (vp_html_chart): its title, the label
+ * and value columns by title (NULL-terminated), at most max_bars bars
+ * (0: all), sign_colors for one signed column. */
+typedef struct chart {
+    const char *title;
+    const char *const *labels, *const *values;
+    size_t max_bars;
+    int sign_colors;
+} chart;
 
-/* An Ascend profile's step_trace_time (vprof steps DIR): each rank's and
- * stage's step as MindStudio Insight's Summary page stacks it. */
-static void step_trace_time(const page *p)
+#define COLS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* One table of a section, when the tables hold it: its heading (NULL:
+ * none), its charts (title NULL: none), then the table, at most max_rows
+ * rows (0: all) with a line naming more, the command that prints them
+ * all; the findings as a list. */
+typedef struct block {
+    const char *table, *heading;
+    chart charts[2];
+    size_t max_rows;
+    const char *more;
+} block;
+
+static size_t count(const char *const *names)
 {
-    const vp_table *t = find(p, "step_trace_time");
-    if (!t)
-        return;
-    static const char *const label[] = {"Step", "Type", "Index"};
-    static const char *const parts[] = {"Computing", "Communication(Not Overlapped)", "Free"};
-    vp_html_heading(p->out, "Step trace time (vprof steps, step_trace_time)");
-    vp_html_chart(p->out, t, "Each step of each rank and stage: computing, communication not "
-                             "overlapped, free",
-                  label, 3, parts, 3, VP_REPORT_MAX_BARS, 0);
-    vp_html_table(p->out, t, VP_REPORT_MAX_ROWS, "vprof steps --table step_trace_time");
+    size_t n = 0;
+    while (names[n])
+        n++;
+    return n;
 }
 
-static void overview(const page *p)
+/* The blocks whose tables are there, in order; how many were. */
+static size_t blocks(const page *p, const block *b, size_t n)
 {
-    FILE *out = p->out;
-    const vp_table *t;
-    vp_html_section(out, "overview", "Overview");
-    if ((t = find(p, "findings"))) {
-        vp_html_heading(out, "Findings");
-        vp_html_findings(out, t);
+    size_t shown = 0;
+    for (; n--; b++) {
+        const vp_table *t = find(p, b->table);
+        if (!t)
+            continue;
+        if (b->heading)
+            vp_html_heading(p->out, b->heading);
+        for (const chart *c = b->charts; c < b->charts + 2 && c->title; c++)
+            vp_html_chart(p->out, t, c->title, c->labels, count(c->labels), c->values,
+                          count(c->values), c->max_bars, c->sign_colors);
+        if (strcmp(b->table, "findings") == 0)
+            vp_html_findings(p->out, t);
+        else
+            vp_html_table(p->out, t, b->max_rows, b->more);
+        shown++;
     }
-    if ((t = find(p, "run"))) {
-        vp_html_heading(out, "Run");
-        vp_html_table(out, t, 0, NULL);
-    }
-    if ((t = find(p, "gpu_time"))) {
-        static const char *const busy[] = {"Busy", "Idle"}, *const label[] = {"GPU Span"};
-        vp_html_heading(out, "GPU time");
-        vp_html_chart(out, t, "GPU busy and idle, shares of the GPU span", label, 1, busy, 2, 0, 0);
-        vp_html_table(out, t, 0, NULL);
-    }
-    if ((t = find(p, "mfu"))) {
-        vp_html_heading(out, "Model FLOPs utilization");
-        vp_html_table(out, t, 0, NULL);
-    }
-    if ((t = find(p, "steps"))) {
-        static const char *const gpu[] = {"Compute", "Comm Exposed", "Memory", "GPU Idle"};
-        static const char *const cpu[] = {"Data Loading", "Forward", "Backward", "Optimizer"};
-        vp_html_heading(out, "Step time breakdown (vprof steps)");
-        vp_html_chart(out, t, "GPU time of each step: compute, exposed communication, memory, idle",
-                      STEP_LABEL, 2, gpu, 4, VP_REPORT_MAX_BARS, 0);
-        vp_html_chart(out, t, "CPU time of each step: data loading, forward, backward, optimizer",
-                      STEP_LABEL, 2, cpu, 4, VP_REPORT_MAX_BARS, 0);
-        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof steps --per-rank");
-    }
-    step_trace_time(p);
-    vp_html_section_end(out);
+    return shown;
 }
 
-static void kernels(const page *p)
-{
-    const vp_table *t = find(p, "top_kernels");
-    if (!t)
-        return;
-    static const char *const label[] = {"Name"}, *const total[] = {"Total Time"};
-    vp_html_section(p->out, "kernels", "Kernels");
-    vp_html_chart(p->out, t, "Top kernels by GPU time, all ranks", label, 1, total, 1,
-                  VP_REPORT_MAX_BARS, 0);
-    vp_html_table(p->out, t, VP_REPORT_MAX_ROWS, "vprof kernels");
-    if ((t = find(p, "kernel_classes"))) {
-        static const char *const rank[] = {"Rank"};
-        static const char *const cls[] = {"Compute", "Communication", "Memory", "Sync"};
-        vp_html_heading(p->out, "Time by class per rank");
-        vp_html_chart(p->out, t, "Each rank's kernel time by class: compute, communication, "
-                                 "memory copies and sets, sync",
-                      rank, 1, cls, 4, VP_REPORT_MAX_BARS, 0);
-        vp_html_table(p->out, t, VP_REPORT_MAX_ROWS,
-                      "vprof kernels --by rank,class --include memcpy,memset,sync");
-    }
-    vp_html_section_end(p->out);
-}
+#define BARS VP_REPORT_MAX_BARS
+#define ROWS VP_REPORT_MAX_ROWS
+
+static const block OVERVIEW[] = {
+    {.table = "findings", .heading = "Findings"},
+    {.table = "run", .heading = "Run"},
+    {.table = "gpu_time",
+     .heading = "GPU time",
+     .charts = {{"GPU busy and idle, shares of the GPU span", COLS("GPU Span"),
+                 COLS("Busy", "Idle"), 0, 0}}},
+    {.table = "mfu", .heading = "Model FLOPs utilization"},
+    {.table = "steps",
+     .heading = "Step time breakdown (vprof steps)",
+     .charts = {{"GPU time of each step: compute, exposed communication, memory, idle",
+                 COLS("Rank", "Step"), COLS("Compute", "Comm Exposed", "Memory", "GPU Idle"),
+                 BARS, 0},
+                {"CPU time of each step: data loading, forward, backward, optimizer",
+                 COLS("Rank", "Step"), COLS("Data Loading", "Forward", "Backward", "Optimizer"),
+                 BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof steps --per-rank"},
+    /* An Ascend profile's step_trace_time (vprof steps DIR): each rank's
+     * and stage's step as MindStudio Insight's Summary page stacks it. */
+    {.table = "step_trace_time",
+     .heading = "Step trace time (vprof steps, step_trace_time)",
+     .charts = {{"Each step of each rank and stage: computing, communication not overlapped, free",
+                 COLS("Step", "Type", "Index"),
+                 COLS("Computing", "Communication(Not Overlapped)", "Free"), BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof steps --table step_trace_time"},
+};
+
+static const block KERNELS[] = {
+    {.table = "top_kernels",
+     .charts = {{"Top kernels by GPU time, all ranks", COLS("Name"), COLS("Total Time"), BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof kernels"},
+    {.table = "kernel_classes",
+     .heading = "Time by class per rank",
+     .charts = {{"Each rank's kernel time by class: compute, communication, memory copies "
+                 "and sets, sync",
+                 COLS("Rank"), COLS("Compute", "Communication", "Memory", "Sync"), BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof kernels --by rank,class --include memcpy,memset,sync"},
+};
 
 /* An Ascend profile's operators as MindStudio Insight's Operator page
  * shows them: time per op type and per core type, and the statistics. */
-static void operators(const page *p)
+static const block OPERATORS[] = {
+    {.table = "op_types",
+     .heading = "Time per op type",
+     .charts = {{"Operator time per op type, all ranks", COLS("Type"), COLS("Total Time"),
+                 BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof kernels --by type"},
+    {.table = "op_cores",
+     .heading = "Time per core type",
+     .charts = {{"Operator time per accelerator core type, all ranks", COLS("Accelerator Core"),
+                 COLS("Total Time"), BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof kernels --by core"},
+    {.table = "op_statistics",
+     .heading = "Statistics per op type and core type",
+     .max_rows = ROWS,
+     .more = "vprof kernels --by type,core"},
+};
+
+static const block DISTRIBUTED[] = {
+    {.table = "comm",
+     .heading = "Per rank (vprof comm)",
+     .charts = {{"Each rank's GPU span: computing, exposed communication, free", COLS("Rank"),
+                 COLS("Computing", "Comm Exposed", "Free"), BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof comm"},
+    {.table = "collectives",
+     .heading = "Collectives",
+     .charts = {{"Time of each collective, all ranks", COLS("Collective", "Group", "Size"),
+                 COLS("Total Time"), BARS, 0}},
+     .max_rows = ROWS,
+     .more = "vprof comm --table collectives"},
+    {.table = "spread", .heading = "Spread over ranks"},
+    {.table = "stragglers",
+     .heading = "Straggler of each step",
+     .max_rows = ROWS,
+     .more = "vprof comm --table stragglers"},
+};
+
+#define MEMORY_TABLE(name, title) \
+    {.table = name, .heading = title, .max_rows = ROWS, .more = "vprof memory"}
+
+static const block MEMORY[] = {
+    MEMORY_TABLE("memory_events", "The first trace's [memory] events (vprof memory)"),
+    MEMORY_TABLE("out_of_memory", "Out of memory ([OutOfMemory] events)"),
+    MEMORY_TABLE("npu_memory", "NPU memory per component (memory_record.csv)"),
+    MEMORY_TABLE("operators_at_peak", "Operators at each allocator's peak (operator_memory.csv)"),
+    MEMORY_TABLE("npu_module_mem", "Memory per module (npu_module_mem.csv)"),
+    MEMORY_TABLE("peak", "The peak"),
+    MEMORY_TABLE("top_at_peak", "The largest live allocations at the peak"),
+    MEMORY_TABLE("state", "State at the end"),
+    MEMORY_TABLE("oom", "Out of memory"),
+    {.table = "memory", .heading = "Peak memory from [memory] events"},
+};
+
+static const block BASELINE[] = {
+    {.table = "baseline_runs", .heading = "The runs"},
+    {.table = "baseline_metrics", .heading = "Metrics (vprof diff)", .max_rows = ROWS,
+     .more = "vprof diff"},
+    {.table = "baseline_kernels",
+     .heading = "Kernels that changed most",
+     .charts = {{"Change of each kernel's total time, new minus base (red: slower)", COLS("Name"),
+                 COLS("Delta"), BARS, 1}},
+     .max_rows = ROWS,
+     .more = "vprof diff"},
+};
+
+/* The page's sections, in order: each is there when the table it needs
+ * is (with at least min_rows rows: Distributed needs two ranks), but
+ * Memory (needs NULL), always there, which says why it is empty. */
+static const struct section {
+    const char *id, *title, *needs;
+    size_t min_rows;
+    const block *blocks;
+    size_t n;
+} SECTIONS[] = {
+#define SECTION(id, title, needs, min_rows, b) {id, title, needs, min_rows, b, sizeof b / sizeof *b}
+    SECTION("overview", "Overview", "run", 0, OVERVIEW),
+    SECTION("kernels", "Kernels", "top_kernels", 0, KERNELS),
+    SECTION("operators", "Operators", "op_types", 0, OPERATORS),
+    SECTION("distributed", "Distributed", "comm", 2, DISTRIBUTED),
+    SECTION("memory", "Memory", NULL, 0, MEMORY),
+    SECTION("baseline", "Baseline", "baseline_metrics", 0, BASELINE),
+#undef SECTION
+};
+
+#define NSECTIONS (sizeof SECTIONS / sizeof *SECTIONS)
+
+static int shown(const page *p, const struct section *s)
 {
-    const vp_table *t = find(p, "op_types");
-    if (!t)
-        return;
-    FILE *out = p->out;
-    static const char *const total[] = {"Total Time"};
-    static const char *const type[] = {"Type"}, *const core[] = {"Accelerator Core"};
-    vp_html_section(out, "operators", "Operators");
-    vp_html_heading(out, "Time per op type");
-    vp_html_chart(out, t, "Operator time per op type, all ranks", type, 1, total, 1,
-                  VP_REPORT_MAX_BARS, 0);
-    vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof kernels --by type");
-    if ((t = find(p, "op_cores"))) {
-        vp_html_heading(out, "Time per core type");
-        vp_html_chart(out, t, "Operator time per accelerator core type, all ranks", core, 1,
-                      total, 1, VP_REPORT_MAX_BARS, 0);
-        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof kernels --by core");
-    }
-    if ((t = find(p, "op_statistics"))) {
-        vp_html_heading(out, "Statistics per op type and core type");
-        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof kernels --by type,core");
-    }
-    vp_html_section_end(out);
+    const vp_table *t = s->needs ? find(p, s->needs) : NULL;
+    return !s->needs || (t && vp_table_rows(t) >= s->min_rows);
 }
 
-static void distributed(const page *p)
+/* A section: its blocks; Memory's with the chart on top (memory_svg),
+ * or a line saying why it is empty. */
+static void section(const page *p, const struct section *s)
 {
-    const vp_table *t = find(p, "comm");
-    if (!t || vp_table_rows(t) < 2)
-        return;
-    FILE *out = p->out;
-    static const char *const rank[] = {"Rank"}, *const parts[] = {"Computing", "Comm Exposed", "Free"};
-    vp_html_section(out, "distributed", "Distributed");
-    vp_html_heading(out, "Per rank (vprof comm)");
-    vp_html_chart(out, t, "Each rank's GPU span: computing, exposed communication, free", rank, 1,
-                  parts, 3, VP_REPORT_MAX_BARS, 0);
-    vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof comm");
-    if ((t = find(p, "collectives"))) {
-        static const char *const label[] = {"Collective", "Group", "Size"};
-        static const char *const time[] = {"Total Time"};
-        vp_html_heading(out, "Collectives");
-        vp_html_chart(out, t, "Time of each collective, all ranks", label, 3, time, 1,
-                      VP_REPORT_MAX_BARS, 0);
-        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof comm --table collectives");
-    }
-    if ((t = find(p, "spread"))) {
-        vp_html_heading(out, "Spread over ranks");
-        vp_html_table(out, t, 0, NULL);
-    }
-    if ((t = find(p, "stragglers"))) {
-        vp_html_heading(out, "Straggler of each step");
-        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof comm --table stragglers");
-    }
-    vp_html_section_end(out);
-}
-
-static void memory(const page *p)
-{
-    const vp_table *t = find(p, "memory");
-    vp_html_section(p->out, "memory", "Memory");
-    if (p->memory_svg) {
-        vp_html_figure_begin(p->out, find(p, "memory_events")
-                                         ? "Memory over time, the first trace's [memory] events: "
-                                           "allocated (solid) and reserved (dashed)"
-                                         : "Memory over time: active (solid) and reserved (dashed)");
+    int memory = s->blocks == MEMORY;
+    vp_html_section(p->out, s->id, s->title);
+    if (memory && p->memory_svg) {
+        vp_html_figure_begin(p->out,
+                             find(p, "memory_events")
+                                 ? "Memory over time, the first trace's [memory] events: "
+                                   "allocated (solid) and reserved (dashed)"
+                                 : "Memory over time: active (solid) and reserved (dashed)");
         fputs(p->memory_svg, p->out);
         vp_html_figure_end(p->out);
     }
-    static const char *const snap[][2] = {{"memory_events", "The first trace's [memory] events "
-                                                            "(vprof memory)"},
-                                          {"out_of_memory", "Out of memory ([OutOfMemory] events)"},
-                                          {"npu_memory", "NPU memory per component "
-                                                         "(memory_record.csv)"},
-                                          {"operators_at_peak", "Operators at each allocator's "
-                                                                "peak (operator_memory.csv)"},
-                                          {"npu_module_mem", "Memory per module "
-                                                             "(npu_module_mem.csv)"},
-                                          {"peak", "The peak"},
-                                          {"top_at_peak", "The largest live allocations at the peak"},
-                                          {"state", "State at the end"},
-                                          {"oom", "Out of memory"}};
-    int any = p->memory_svg != NULL;
-    for (size_t i = 0; i < sizeof snap / sizeof *snap; i++)
-        if ((t = find(p, snap[i][0]))) {
-            vp_html_heading(p->out, snap[i][1]);
-            vp_html_table(p->out, t, VP_REPORT_MAX_ROWS, "vprof memory");
-            any = 1;
-        }
-    if ((t = find(p, "memory"))) {
-        vp_html_heading(p->out, "Peak memory from [memory] events");
-        vp_html_table(p->out, t, 0, NULL);
-    } else if (!any) {
+    if (blocks(p, s->blocks, s->n) == 0 && memory && !p->memory_svg)
         vp_html_para(p->out, "The traces hold no [memory] events (profile_memory=True records "
                              "them); vprof report SNAPSHOT.pickle draws a memory snapshot.");
-    }
     vp_html_section_end(p->out);
-}
-
-static void baseline(const page *p)
-{
-    const vp_table *t = find(p, "baseline_metrics");
-    if (!t)
-        return;
-    FILE *out = p->out;
-    vp_html_section(out, "baseline", "Baseline");
-    const vp_table *runs = find(p, "baseline_runs");
-    if (runs) {
-        vp_html_heading(out, "The runs");
-        vp_html_table(out, runs, 0, NULL);
-    }
-    vp_html_heading(out, "Metrics (vprof diff)");
-    vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof diff");
-    if ((t = find(p, "baseline_kernels"))) {
-        static const char *const label[] = {"Name"}, *const delta[] = {"Delta"};
-        vp_html_heading(out, "Kernels that changed most");
-        vp_html_chart(out, t, "Change of each kernel's total time, new minus base (red: slower)",
-                      label, 1, delta, 1, VP_REPORT_MAX_BARS, 1);
-        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof diff");
-    }
-    vp_html_section_end(out);
 }
 
 int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table *const *tables,
                    size_t n, const char *memory_svg)
 {
     page p = {out, tables, n, memory_svg};
-    const char *ids[6], *titles[6];
+    const char *ids[NSECTIONS], *titles[NSECTIONS];
     size_t nav = 0;
-    const vp_table *comm = find(&p, "comm");
-#define NAV(cond, id, ti) \
-    if (cond) {           \
-        ids[nav] = id;    \
-        titles[nav++] = ti; \
-    }
-    NAV(find(&p, "run"), "overview", "Overview")
-    NAV(find(&p, "top_kernels"), "kernels", "Kernels")
-    NAV(find(&p, "op_types"), "operators", "Operators")
-    NAV(comm && vp_table_rows(comm) > 1, "distributed", "Distributed")
-    NAV(1, "memory", "Memory")
-    NAV(find(&p, "baseline_metrics"), "baseline", "Baseline")
-#undef NAV
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (shown(&p, &SECTIONS[i])) {
+            ids[nav] = SECTIONS[i].id;
+            titles[nav++] = SECTIONS[i].title;
+        }
     vp_html_begin(out, title, subtitle, ids, titles, nav);
-    if (find(&p, "run"))
-        overview(&p);
-    kernels(&p);
-    operators(&p);
-    distributed(&p);
-    memory(&p);
-    baseline(&p);
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (shown(&p, &SECTIONS[i]))
+            section(&p, &SECTIONS[i]);
     return vp_html_end(out);
 }

@@ -30,13 +30,27 @@ sys.exit(bad)
 P
 }
 
+# page FILE ARGS...: vp report -q -o FILE ARGS, which must succeed and
+# print nothing; html_check.py's account of FILE is left in $OUT_STDOUT.
+page() {
+    vp report -q -o "$@"
+    expect_status 0
+    expect_stdout </dev/null
+    python3 "$CHECK" "$1" >"$OUT_STDOUT"
+}
+
+# keep FILE ARGS...: vp ARGS, which must succeed, its standard output
+# kept in FILE.
+keep() {
+    vp "${@:2}"
+    expect_status 0
+    cp "$OUT_STDOUT" "$1"
+}
+
 case_ 'two ranks: every section, its charts and tables; valid, self-contained'
-vp report -q -o page.html "$R0" "$R1"
-expect_status 0
-expect_stdout </dev/null
+page page.html "$R0" "$R1"
 [ -f page.html ] && pass || fail "no page.html"
 ls -A | grep -c 'page.html.tmp' | grep -qx 0 && pass || fail "a temporary file is left"
-python3 "$CHECK" page.html >"$OUT_STDOUT"
 expect_stdout <<'END'
 sections: overview kernels distributed memory
 overview: charts 3, figures 3, findings 1, tables 3
@@ -85,16 +99,11 @@ expect_stdout <<'END'
 END
 
 case_ '-f json: the tables of summary, steps --per-rank and comm, equal to theirs'
-vp report -q -f json "$R0" "$R1"
-expect_status 0
-cp "$OUT_STDOUT" report.json
+keep report.json report -q -f json "$R0" "$R1"
 expect_stdout_has '"schema":"vprof.report/1"'
-vp summary -q --top 20 -f json "$R0" "$R1"
-cp "$OUT_STDOUT" summary.json
-vp steps -q --per-rank -f json "$R0" "$R1"
-cp "$OUT_STDOUT" steps.json
-vp comm -q -f json "$R0" "$R1"
-cp "$OUT_STDOUT" comm.json
+keep summary.json summary -q --top 20 -f json "$R0" "$R1"
+keep steps.json steps -q --per-rank -f json "$R0" "$R1"
+keep comm.json comm -q -f json "$R0" "$R1"
 same_tables report.json summary.json:run summary.json:gpu_time summary.json:top_kernels \
     summary.json:findings summary.json:metrics steps.json:steps comm.json:comm comm.json:spread \
     comm.json:stragglers
@@ -116,9 +125,7 @@ Rank,Compute (ns),Communication (ns),Memory (ns),Sync (ns),Total (ns)
 END
 
 case_ '--baseline: the Baseline section, diff metrics and kernels as a diverging chart'
-vp report -q -o cmp.html --baseline "$R1" "$R0"
-expect_status 0
-python3 "$CHECK" cmp.html >"$OUT_STDOUT"
+page cmp.html --baseline "$R1" "$R0"
 expect_stdout <<'END'
 sections: overview kernels memory baseline
 overview: charts 3, figures 3, findings 1, tables 3
@@ -137,16 +144,12 @@ END
 sed -n '/id="baseline"/,$p' cmp.html >"$OUT_STDOUT"
 expect_stdout_has 'fill="#d62728"><title>ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*) 17.1 ms</title>'
 expect_stdout_has 'fill="#2ca02c"><title>void split_embedding_codegen_forward_unweighted_kernel&lt;c10::Half'
-vp report -q -f json --baseline "$R1" "$R0"
-cp "$OUT_STDOUT" rb.json
-vp diff -q -f json "$R1" "$R0"
-cp "$OUT_STDOUT" diff.json
+keep rb.json report -q -f json --baseline "$R1" "$R0"
+keep diff.json diff -q -f json "$R1" "$R0"
 same_tables rb.json diff.json:baseline_metrics=metrics diff.json:baseline_runs=runs
 
 case_ 'a memory snapshot: the memory page, the chart of memory --plot inlined'
-vp report -q -o mem.html "$SNAP"
-expect_status 0
-python3 "$CHECK" mem.html >"$OUT_STDOUT"
+page mem.html "$SNAP"
 expect_stdout <<'END'
 sections: memory
 memory: charts 1, figures 1, tables 3
@@ -154,10 +157,8 @@ rows with a rank: 0
 END
 cp mem.html "$OUT_STDOUT"
 expect_stdout_has '<h3>The largest live allocations at the peak</h3>'
-vp memory -q -f json --top 20 "$SNAP"
-cp "$OUT_STDOUT" memory.json
-vp report -q -f json "$SNAP"
-cp "$OUT_STDOUT" mr.json
+keep memory.json memory -q -f json --top 20 "$SNAP"
+keep mr.json report -q -f json "$SNAP"
 same_tables mr.json memory.json:peak memory.json:top_at_peak memory.json:state
 
 case_ "[memory] events: the first trace's timeline (memory --plot) and its table; no kernels, no class chart"
@@ -171,9 +172,9 @@ cat >mem.json <<'J'
 {"ph":"i","s":"t","cat":"cpu_instant_event","name":"[OutOfMemory]","pid":7,"tid":8,"ts":140,"args":{"Device Type":1,"Device Id":0,"Bytes":85899345920,"Total Allocated":5120,"Total Reserved":41943040}}
 ]}
 J
-vp report -q -o m.html mem.json "$R0"
-expect_status 0
-python3 "$CHECK" m.html >"$OUT_STDOUT"
+page m.html mem.json "$R0"
+# rows with a rank: both files are rank 0; steps 3 (mem.json's empty row,
+# R0's two steps), comm 2, kernel_classes 2 (mem.json's zeros)
 expect_stdout <<'END'
 sections: overview kernels distributed memory
 overview: charts 3, figures 3, findings 1, tables 3
@@ -207,9 +208,7 @@ expect_stderr_has "kernel_classes"
 
 case_ 'an Ascend profile: the Operator page (op type, core type) and the Memory page'
 A=$DATA/ascend/msinsight_gpt3_rank0_ascend_pt
-vp report -q -o asc.html "$A"
-expect_status 0
-python3 "$CHECK" asc.html >"$OUT_STDOUT"
+page asc.html "$A"
 expect_stdout <<'END'
 sections: overview kernels operators memory
 overview: charts 2, figures 2, findings 1, tables 3
@@ -236,10 +235,8 @@ expect_stdout_has ',2640,2,'
 vp report -q -f csv --table op_types "$A"
 expect_stdout_has 'FlashAttentionScore,56.5,21114692,4'
 expect_stdout_has 'hcom_broadcast_,14.8,5517725,2'
-vp report -q -f json "$A"
-cp "$OUT_STDOUT" ar.json
-vp memory -q -f json "$A"
-cp "$OUT_STDOUT" am.json
+keep ar.json report -q -f json "$A"
+keep am.json memory -q -f json "$A"
 same_tables ar.json am.json:npu_memory am.json:operators_at_peak am.json:npu_module_mem
 # step_trace_time read from its CSV (no trace_view.json): vprof steps'
 # row, a stacked bar of Computing, Communication(Not Overlapped), Free
@@ -272,9 +269,7 @@ expect_stdout_has '10238538,4,'
 case_ 'an Ascend run of traces: step_trace_time, steps and kernel classes ride on the one reading'
 R2=$DATA/ascend/run2
 # without memory files: no Memory page, no error
-vp report -q -o r2.html "$R2"
-expect_status 0
-python3 "$CHECK" r2.html >"$OUT_STDOUT"
+page r2.html "$R2"
 expect_stdout <<'END'
 sections: overview kernels operators memory
 overview: charts 4, figures 4, findings 1, tables 4
@@ -311,11 +306,8 @@ cp "$OUT_STDOUT" k2.json
 same_tables r2.json s2.json:steps s2.json:step_trace_time k2.json:op_statistics=kernels
 
 case_ 'standard input: read once, as summary reads it'
-vp report -q -f json --table run - <"$R0"
-expect_status 0
-cp "$OUT_STDOUT" stdin.json
-vp summary -q -f json --table run - <"$R0"
-cp "$OUT_STDOUT" stdin-summary.json
+keep stdin.json report -q -f json --table run - <"$R0"
+keep stdin-summary.json summary -q -f json --table run - <"$R0"
 same_tables stdin.json stdin-summary.json:run
 
 case_ 'bad input: exit 3 naming the file, no page left'

@@ -52,6 +52,29 @@ GPU_CATS = {"kernel", "Kernel", "mtia_ccp_events", "gpu_memcpy", "Memcpy", "gpu_
 LAUNCH_CATS = re.compile(r"^(cuda_runtime|cuda_driver|Runtime|.*_runtime|.*_driver)$")
 
 
+class Checks:
+    """The ok/FAIL lines of a comparison, one per check, and their count."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def report(self, label, problems, most=20, indent="    "):
+        """ok with the label, or FAIL with it and the first `most` problems."""
+        if problems:
+            self.failed += 1
+            print(f"FAIL {label}")
+            for p in problems[:most]:
+                print(f"{indent}{p}")
+        else:
+            self.passed += 1
+            print(f"ok   {label}")
+
+    def done(self):
+        """The count line; the exit status."""
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
 def load(path):
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
         d = json.load(f, parse_float=decimal.Decimal)
@@ -140,7 +163,7 @@ def main():
     if not os.path.isdir(ROOT):
         print(f"SKIP: {ROOT} is absent (the shared fixtures are not beside this checkout)")
         return 77
-    passed = failed = 0
+    checks = Checks()
     for set_name, rel in SETS.items():
         rels = rel if isinstance(rel, list) else [rel]
         files = [os.path.join(ROOT, "tests", "data", r) for r in rels]
@@ -175,16 +198,8 @@ def main():
                       f"HTA's rounded total {h:.0f} ns ({(h - e) / e * 100 if e else 0:+.3f} %)")
         label = f"{set_name}: {'HTA exact match' if integral else 'exact computation'}" \
                 f"{' with --steps :-1' if drop_last else ''}, {sum(len(v) for v in got.values())} rows"
-        if problems:
-            failed += 1
-            print(f"FAIL {label}")
-            for p in problems[:20]:
-                print("   ", p)
-        else:
-            passed += 1
-            print(f"ok   {label}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        checks.report(label, problems)
+    return checks.done()
 
 
 if __name__ == "__main__":

@@ -24,55 +24,20 @@ Exit status 0 when all match, 1 otherwise, 77 (skip) without the fixtures.
 import collections
 import csv
 import decimal
-import gzip
 import io
-import json
 import os
 import re
 import subprocess
 import sys
 
-VPROF = sys.argv[1]
-SHARED = os.environ.get("VPROF_SHARED") or os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
-ROOT = os.path.join(SHARED, "fixtures", "real", "hta")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the trace sets, their loading, the ok/FAIL lines
+from compare_hta import LAUNCH_CATS, ROOT, SETS, Checks, is_integral, load, ns  # noqa: E402
 
-SETS = {
-    "amd_trace": "amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
-    "cpu_only": "cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
-    "critical_path_alexnet": "critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
-    "critical_path_cuda_event_sync": "critical_path/cuda_event_sync/event_sync_trace.json.gz",
-    "df_index_resolver": "df_index_resolver/df_index_resolver.json.gz",
-    "mtia_inference_trace": "mtia_inference_trace/mtia_inference_rank_0.json.gz",
-    "nccl_parser_config": "nccl_parser_config/nccl_data.json.gz",
-    "ns_resolution_trace": "ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
-    "rank_non_gpu": "rank_non_gpu/rank_non_gpu.json.gz",
-    "trace_compare_base": "trace_compare/base/base.json.gz",
-    "trace_compare_test": "trace_compare/test/test.json.gz",
-    "trace_filter": ["trace_filter/sampled_rank-0.json.gz", "trace_filter/sampled_rank-1.json.gz"],
-}
+VPROF = sys.argv[1]
 
 KIND = {"kernel": "k", "Kernel": "k", "mtia_ccp_events": "k", "gpu_memcpy": "m", "Memcpy": "m",
         "gpu_memset": "m", "Memset": "m", "cuda_sync": "s"}
-LAUNCH_CATS = re.compile(r"^(cuda_runtime|cuda_driver|Runtime|.*_runtime|.*_driver)$")
-
-
-def ns(x):
-    return int((decimal.Decimal(str(x)) * 1000).to_integral_value(rounding=decimal.ROUND_HALF_UP))
-
-
-def load(path):
-    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
-        d = json.load(f, parse_float=decimal.Decimal)
-    return d["traceEvents"] if isinstance(d, dict) else d, d
-
-
-def is_integral(events):
-    for e in events:
-        for k in ("ts", "dur"):
-            v = e.get(k)
-            if isinstance(v, decimal.Decimal) and v != v.to_integral_value():
-                return False
-    return True
 
 
 def klass(kind, name):
@@ -216,7 +181,7 @@ def main():
     if not os.path.isdir(ROOT):
         print(f"SKIP: {ROOT} is absent (the shared fixtures are not beside this checkout)")
         return 77
-    passed = failed = 0
+    checks = Checks()
     for set_name, rel in SETS.items():
         rels = rel if isinstance(rel, list) else [rel]
         files = [os.path.join(ROOT, "tests", "data", r) for r in rels]
@@ -296,18 +261,10 @@ def main():
                     problems.append(f"rank {rank} stream {s} idle: vprof {got} want {want}")
         label = f"{set_name}: {'HTA exact match' if integral else 'exact computation'}" \
                 f"{' with --steps :-1' if drop else ''}, {len(v_over)} rank(s), {len(v_idle)} stream(s)"
-        if problems:
-            failed += 1
-            print(f"FAIL {label}")
-            for p in problems[:20]:
-                print("   ", p)
-        else:
-            passed += 1
-            print(f"ok   {label}")
+        checks.report(label, problems)
         for n in notes:
             print(f"       {n}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.done()
 
 
 if __name__ == "__main__":

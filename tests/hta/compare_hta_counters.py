@@ -116,15 +116,7 @@ def main():
     if not os.path.isdir(base.ROOT):
         print(f"SKIP: {base.ROOT} is absent (the shared fixtures are not beside this checkout)")
         return 77
-    outcome = {"ok": 0, "fail": 0}
-
-    def report(label, problems):
-        """One line per table or trace: ok, or FAIL with the first 20 problems."""
-        outcome["fail" if problems else "ok"] += 1
-        print(f"{'FAIL' if problems else 'ok  '} {label}")
-        for p in problems[:20]:
-            print("   ", p)
-
+    checks = base.Checks()
     for set_name, rel in base.SETS.items():
         rels = rel if isinstance(rel, list) else [rel]
         files = [os.path.join(base.ROOT, "tests", "data", r) for r in rels]
@@ -149,14 +141,13 @@ def main():
                     exact += v == h or (math.isnan(v) and math.isnan(h))
                     if not close(v, h):
                         problems.append(f"rank {k[0]} {key} {k[1]} {stat}: vprof {v!r}, HTA {h!r}")
-            report(f"{set_name} {table}: {len(hta)} rows, {nstat} statistics, {exact} equal to "
-                   f"the bit{' with --steps :-1' if drop_last else ''}", problems)
+            checks.report(f"{set_name} {table}: {len(hta)} rows, {nstat} statistics, {exact} "
+                          f"equal to the bit{' with --steps :-1' if drop_last else ''}", problems)
         if frames:
             problems = check_events(files, drop_last, frames)
             nseries = sum(len(f) for f in frames.values())
-            report(f"{set_name} --trace-out: counter events of {nseries} series", problems)
-    print(f"{outcome['ok']} passed, {outcome['fail']} failed")
-    return 1 if outcome['fail'] else 0
+            checks.report(f"{set_name} --trace-out: counter events of {nseries} series", problems)
+    return checks.done()
 
 
 if __name__ == "__main__":

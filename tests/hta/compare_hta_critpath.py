@@ -128,22 +128,17 @@ def main():
     if not os.path.isdir(base.ROOT):
         print(f"SKIP: {base.ROOT} is absent (the shared fixtures are not beside this checkout)")
         return 77
-    failed = 0
+    checks = base.Checks()
     for set_name, rel in base.SETS.items():
         if not os.path.exists(os.path.join(base.ROOT, "hta_oracle", set_name, "critical_path_summary.csv")):
             continue
         trace = os.path.join(base.ROOT, "tests", "data", rel)
         problems = []
-        counts = check_set(set_name, trace, problems)
-        if problems:
-            failed += 1
-            print(f"FAIL {set_name}:")
-            for p in problems[:20]:
-                print(f"  {p}")
-        else:
-            print(f"ok   {set_name}: {counts[0]} path edges, {counts[1]} critical events, "
-                  f"{counts[2]} flow events, as HTA")
-    return 1 if failed else 0
+        counts = check_set(set_name, trace, problems)   # None when it stops early
+        label = f"{set_name}:" if problems else (f"{set_name}: {counts[0]} path edges, {counts[1]} "
+                                                 f"critical events, {counts[2]} flow events, as HTA")
+        checks.report(label, problems, indent="  ")
+    return 1 if checks.failed else 0
 
 
 if __name__ == "__main__":

@@ -65,7 +65,7 @@ def main():
     if not os.path.isdir(base.ROOT):
         print(f"SKIP: {base.ROOT} is absent (the shared fixtures are not beside this checkout)")
         return 77
-    passed = failed = 0
+    checks = base.Checks()
     for set_name, rel in base.SETS.items():
         rels = rel if isinstance(rel, list) else [rel]
         files = [os.path.join(base.ROOT, "tests", "data", r) for r in rels]
@@ -104,16 +104,8 @@ def main():
                                     f"work: vprof {got}, HTA {want}")
         label = (f"{set_name}: {'exact' if integral else 'within 2 us'}"
                  f"{' with --steps :-1' if drop_last else ''}, {nrows} launches")
-        if problems:
-            failed += 1
-            print(f"FAIL {label}")
-            for p in problems[:20]:
-                print("   ", p)
-        else:
-            passed += 1
-            print(f"ok   {label}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        checks.report(label, problems)
+    return checks.done()
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def main():
     if not os.path.isdir(base.ROOT):
         print(f"SKIP: {base.ROOT} is absent (the shared fixtures are not beside this checkout)")
         return 77
-    passed = failed = 0
+    checks = base.Checks()
     for set_name, rel in base.SETS.items():
         d = os.path.join(base.ROOT, "hta_oracle", set_name)
         ops_csv = os.path.join(d, "frequent_sequences_ops.csv")
@@ -96,16 +96,8 @@ def main():
             label = (f"{set_name} {op['operator_name']!r}: {len(hta)} patterns, "
                      f"{'exact' if integral else 'within 2 us an instance'}"
                      f"{' with --steps :-1' if drop_last else ''}")
-            if problems:
-                failed += 1
-                print(f"FAIL {label}")
-                for p in problems[:10]:
-                    print("   ", p)
-            else:
-                passed += 1
-                print(f"ok   {label}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            checks.report(label, problems, most=10)
+    return checks.done()
 
 
 if __name__ == "__main__":
