@@ -47,6 +47,53 @@ static uint32_t intern_local(vp_strmap *map, const char *s, size_t n)
     return (uint32_t)((uintptr_t)*slot - 1);
 }
 
+static size_t cache_slot(const char *p, size_t n)
+{
+    size_t h = n * 40503u ^ (unsigned char)p[n - 1] ^ (size_t)(unsigned char)p[n / 2] << 5 ^
+               (size_t)(unsigned char)p[n / 4] << 10 ^ (size_t)(unsigned char)p[n * 3 / 4] << 3;
+    return h % OPS_NCACHE;
+}
+
+/* The model's name of an operator: vp_ops_name, whose answer depends only
+ * on the bytes; the cache keeps the names that are their own row name
+ * (not ProfilerStep#N), so a hit is the same name. */
+static uint32_t op_name(file_pass *fp, const char *p, size_t n)
+{
+    vp_ops *m = fp->m;
+    if (n == 0)
+        return vp_ops_name(m, p, n);
+    size_t k = cache_slot(p, n);
+    name_cache *c = &fp->op_names;
+    if (c->idx[k] && c->len[k] == n && memcmp(m->names[c->idx[k] - 1], p, n) == 0)
+        return c->idx[k] - 1;
+    uint32_t i = vp_ops_name(m, p, n);
+    if (n <= UINT32_MAX && strlen(m->names[i]) == n && memcmp(m->names[i], p, n) == 0) {
+        c->idx[k] = i + 1;
+        c->len[k] = (uint32_t)n;
+    }
+    return i;
+}
+
+/* The index of a runtime call's or module's name in fp->calls, made when
+ * new; *added says whether it was. */
+static uint32_t call_name(file_pass *fp, const char *p, size_t n, int *added)
+{
+    *added = 0;
+    size_t k = n ? cache_slot(p, n) : 0, len;
+    name_cache *c = &fp->call_names;
+    if (n && c->idx[k] && c->len[k] == n &&
+        memcmp(vp_strmap_key(fp->calls, c->idx[k] - 1, &len), p, n) == 0)
+        return c->idx[k] - 1;
+    size_t before = vp_strmap_count(fp->calls);
+    uint32_t i = intern_local(fp->calls, p, n);
+    *added = vp_strmap_count(fp->calls) != before;
+    if (n && n <= UINT32_MAX) {
+        c->idx[k] = i + 1;
+        c->len[k] = (uint32_t)n;
+    }
+    return i;
+}
+
 /* "Input Dims" as torch's str() of the list prints it: ", " between
  * items, no other blank. */
 static uint32_t shape_of(file_pass *fp, vp_span args)
@@ -76,6 +123,15 @@ static int64_t arg_int(vp_span args, const char *key)
     return -1;
 }
 
+/* a[0..n) == b[0..n), for the few bytes of a pid or tid (no call). */
+static int same(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
 static void hold(file_pass *fp, const vp_event *ev, int kind)
 {
     vp_ops *m = fp->m;
@@ -83,8 +139,8 @@ static void hold(file_pass *fp, const vp_event *ev, int kind)
     const char *lt = fp->last_thread.data;
     /* Consecutive slices are mostly of one thread: no key built, no hash
      * for them. */
-    if (fp->last_thread.len != np + 1 + nt || lt[np] != ' ' ||
-        (np && memcmp(lt, ev->pid.p, np) != 0) || (nt && memcmp(lt + np + 1, ev->tid.p, nt) != 0)) {
+    if (fp->last_thread.len != np + 1 + nt || lt[np] != ' ' || !same(lt, ev->pid.p, np) ||
+        !same(lt + np + 1, ev->tid.p, nt)) {
         vp_buf *k = &fp->last_thread;
         k->len = 0;
         vp_buf_append(k, np ? ev->pid.p : "", np);
@@ -108,15 +164,15 @@ static void hold(file_pass *fp, const vp_event *ev, int kind)
     s->kind = (uint8_t)kind;
     s->x = kind == K_CALL ? -1 : 0;
     if (kind == K_OP) {
-        s->name = vp_ops_name(m, ev->name.p, ev->name.n);
+        s->name = op_name(fp, ev->name.p, ev->name.n);
         if (m->o.dims & VP_ODIM_SHAPE)
             s->x = shape_of(fp, ev->args);
         fp->ops++;
         return;
     }
-    size_t before = vp_strmap_count(fp->calls);
-    s->name = intern_local(fp->calls, ev->name.p, ev->name.n);
-    if (vp_strmap_count(fp->calls) != before) {
+    int added;
+    s->name = call_name(fp, ev->name.p, ev->name.n, &added);
+    if (added) {
         fp->call_row = vp_realloc(fp->call_row, (s->name + 1) * sizeof *fp->call_row);
         fp->call_row[s->name] = UINT32_MAX;
     }

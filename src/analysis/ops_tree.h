@@ -41,6 +41,14 @@ typedef struct othread {
     size_t n, cap;
 } othread;
 
+/* The last names read, by a cheap hash of their bytes: index + 1 and
+ * length of an interned name equal to those bytes (no hash of the whole
+ * name, no map probe, for the few hundred names a trace repeats). */
+enum { OPS_NCACHE = 1024 };
+typedef struct name_cache {
+    uint32_t idx[OPS_NCACHE], len[OPS_NCACHE];
+} name_cache;
+
 typedef struct file_pass {
     vp_ops *m;
     size_t file;
@@ -54,6 +62,7 @@ typedef struct file_pass {
     vp_buf last_thread;  /* the "pid tid" of the last slice held, and its index */
     uint32_t last_tid;
     uint64_t ops, no_dur;
+    name_cache op_names, call_names;
 } file_pass;
 
 /* One nesting rule for vprof ops and vprof sequences: a slice (sorted
