@@ -123,15 +123,6 @@ static int64_t arg_int(vp_span args, const char *key)
     return -1;
 }
 
-/* a[0..n) == b[0..n), for the few bytes of a pid or tid (no call). */
-static int same(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
 static void hold(file_pass *fp, const vp_event *ev, int kind)
 {
     vp_ops *m = fp->m;
@@ -139,8 +130,8 @@ static void hold(file_pass *fp, const vp_event *ev, int kind)
     const char *lt = fp->last_thread.data;
     /* Consecutive slices are mostly of one thread: no key built, no hash
      * for them. */
-    if (fp->last_thread.len != np + 1 + nt || lt[np] != ' ' || !same(lt, ev->pid.p, np) ||
-        !same(lt + np + 1, ev->tid.p, nt)) {
+    if (fp->last_thread.len != np + 1 + nt || lt[np] != ' ' ||
+        (np && memcmp(lt, ev->pid.p, np) != 0) || (nt && memcmp(lt + np + 1, ev->tid.p, nt) != 0)) {
         vp_buf *k = &fp->last_thread;
         k->len = 0;
         vp_buf_append(k, np ? ev->pid.p : "", np);
