@@ -179,42 +179,32 @@ static void omerge(oslice *v, size_t lo, size_t mid, size_t hi, oslice **tmp, si
     memcpy(v + k, t + i, (na - i) * sizeof *t);   /* fills up to d */
 }
 
-/* Natural merge sort: the ascending runs the list holds, merged pairwise
- * in place.  A thread's slices arrive as a few long runs (its operators in
- * start order, its runtime calls later in start order), each overlapping
- * the next only over a stretch of time, so each pass moves that stretch
- * and no more, in memory order (the index sort of ops_sort_slices reads
- * the slices at random).  At worst, log2 runs passes over the list and a
+typedef struct osort {
+    oslice *v, *tmp;
+    size_t tcap;
+} osort;
+
+static int odescends(void *ctx, size_t i)
+{
+    const oslice *v = ((osort *)ctx)->v;
+    return obefore(&v[i], &v[i - 1]);
+}
+
+static void omerge_runs(void *ctx, size_t lo, size_t mid, size_t hi)
+{
+    osort *o = ctx;
+    omerge(o->v, lo, mid, hi, &o->tmp, &o->tcap);
+}
+
+/* A thread's slices arrive as a few long runs (its operators in start
+ * order, its runtime calls later in start order), each overlapping the
+ * next only over a stretch of time, so each merge moves that stretch and
+ * no more, in memory order (the index sort of ops_sort_slices reads the
+ * slices at random).  At worst, log2 runs passes over the list and a
  * buffer of half of it. */
 void ops_sort_thread(othread *th)
 {
-    oslice *v = th->v;
-    size_t n = th->n;
-    if (n < 2)
-        return;
-    size_t nrun = 1;
-    for (size_t i = 1; i < n; i++)
-        nrun += obefore(&v[i], &v[i - 1]);
-    if (nrun == 1)
-        return;
-    size_t *run = vp_malloc((nrun + 1) * sizeof *run), k = 0;
-    run[k++] = 0;
-    for (size_t i = 1; i < n; i++)
-        if (obefore(&v[i], &v[i - 1]))
-            run[k++] = i;
-    run[k] = n;
-    oslice *tmp = NULL;
-    size_t tcap = 0;
-    while (nrun > 1) {
-        size_t out = 0;
-        for (size_t r = 0; r < nrun; r += 2) {
-            if (r + 1 < nrun)
-                omerge(v, run[r], run[r + 1], run[r + 2 <= nrun ? r + 2 : nrun], &tmp, &tcap);
-            run[out++] = run[r];
-        }
-        run[out] = n;
-        nrun = out;
-    }
-    free(tmp);
-    free(run);
+    osort o = {th->v, NULL, 0};
+    vp_sort_runs(th->n, odescends, omerge_runs, &o);
+    free(o.tmp);
 }
