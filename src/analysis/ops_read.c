@@ -47,6 +47,10 @@ static uint32_t intern_local(vp_strmap *map, const char *s, size_t n)
     return (uint32_t)((uintptr_t)*slot - 1);
 }
 
+/* A name's place in a name_cache (n > 0): its length and four of its
+ * bytes, the end and middle ones, where the names of one trace differ
+ * (most share their first bytes: "aten::", "cuda"); a collision costs
+ * only a look-up in the map. */
 static size_t cache_slot(const char *p, size_t n)
 {
     size_t h = n * 40503u ^ (unsigned char)p[n - 1] ^ (size_t)(unsigned char)p[n / 2] << 5 ^
