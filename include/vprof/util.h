@@ -44,4 +44,12 @@ void *vp_strmap_value(const vp_strmap *m, size_t i);
 
 uint64_t vp_hash_bytes(const void *p, size_t n);
 
+/* Sorts n items by merging the ascending runs they hold, pairwise, pass
+ * after pass (log2 runs passes): descends(ctx, i) says whether item i
+ * comes before item i - 1 (a run starts there); merge(ctx, lo, mid, hi)
+ * merges the sorted items [lo, mid) and [mid, hi) into place (stable when
+ * it keeps the first run's first on ties). */
+void vp_sort_runs(size_t n, int (*descends)(void *ctx, size_t i),
+                  void (*merge)(void *ctx, size_t lo, size_t mid, size_t hi), void *ctx);
+
 #endif

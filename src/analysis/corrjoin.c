@@ -126,37 +126,34 @@ static void merge_runs(char *v, size_t sz, size_t lo, size_t mid, size_t hi, cha
     }
 }
 
-/* Stable sort by id, merging the ascending runs the log holds pairwise
+typedef struct log_sorting {
+    rec_log *l;
+    char *tmp;
+    size_t tcap;
+} log_sorting;
+
+static int log_descends(void *ctx, size_t i)
+{
+    const rec_log *l = ((log_sorting *)ctx)->l;
+    return id_at(l, i) < id_at(l, i - 1);
+}
+
+static void log_merge(void *ctx, size_t lo, size_t mid, size_t hi)
+{
+    log_sorting *s = ctx;
+    merge_runs(s->l->v, s->l->size, lo, mid, hi, &s->tmp, &s->tcap);
+}
+
+/* Stable sort by id, merging the ascending runs the log holds pairwise (vp_sort_runs)
  * (stable so that of an id's records the first read comes first: a tie
  * between calls keeps the first).  The logs come in few runs (the
  * launches of one thread after another's), so this is a pass or two,
  * and the copy aside is the shorter run of each merge, not the log. */
 static void log_sort(rec_log *l)
 {
-    size_t sz = l->size, n = l->n, nrun = 1;
-    for (size_t i = 1; i < n; i++)
-        nrun += id_at(l, i) < id_at(l, i - 1);
-    size_t *run = vp_malloc((nrun + 1) * sizeof *run);
-    nrun = 0;
-    run[nrun++] = 0;
-    for (size_t i = 1; i < n; i++)
-        if (id_at(l, i) < id_at(l, i - 1))
-            run[nrun++] = i;
-    run[nrun] = n;
-    char *tmp = NULL;
-    size_t tcap = 0;
-    while (nrun > 1) {
-        size_t out = 0;
-        for (size_t r = 0; r < nrun; r += 2) {
-            if (r + 1 < nrun)
-                merge_runs(l->v, sz, run[r], run[r + 1], run[r + 2], &tmp, &tcap);
-            run[out++] = run[r];
-        }
-        run[out] = n;
-        nrun = out;
-    }
-    free(tmp);
-    free(run);
+    log_sorting s = {l, NULL, 0};
+    vp_sort_runs(l->n, log_descends, log_merge, &s);
+    free(s.tmp);
 }
 
 /* Sorts the log and, with fold, folds each id's records into its first;

@@ -1,10 +1,11 @@
 /* The trace pass of vprof ops (vprof/ops.h): one file's CPU slices made
  * into per-thread trees as torch's profiler makes them, summed per row.
  *
- * The slices of a file are held until it ends (48 bytes each): Kineto
- * writes a thread's operators first and its runtime calls later, so no
- * thread arrives in time order and a stack alone cannot nest them.  The
- * held slices are freed after each file; what stays is one row per key. */
+ * The slices of a file are held until it ends, in one list per thread
+ * (32 bytes each): Kineto writes a thread's operators first and its
+ * runtime calls later, so no thread arrives in time order and a stack
+ * alone cannot nest them.  The held slices are freed after each file;
+ * what stays is one row per key. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,57 @@ static uint32_t intern_local(vp_strmap *map, const char *s, size_t n)
     return (uint32_t)((uintptr_t)*slot - 1);
 }
 
+/* A name's place in a name_cache (n > 0): its length and four of its
+ * bytes, the end and middle ones, where the names of one trace differ
+ * (most share their first bytes: "aten::", "cuda"); a collision costs
+ * only a look-up in the map. */
+static size_t cache_slot(const char *p, size_t n)
+{
+    size_t h = n * 40503u ^ (unsigned char)p[n - 1] ^ (size_t)(unsigned char)p[n / 2] << 5 ^
+               (size_t)(unsigned char)p[n / 4] << 10 ^ (size_t)(unsigned char)p[n * 3 / 4] << 3;
+    return h % OPS_NCACHE;
+}
+
+/* The model's name of an operator: vp_ops_name, whose answer depends only
+ * on the bytes; the cache keeps the names that are their own row name
+ * (not ProfilerStep#N), so a hit is the same name. */
+static uint32_t op_name(file_pass *fp, const char *p, size_t n)
+{
+    vp_ops *m = fp->m;
+    if (n == 0)
+        return vp_ops_name(m, p, n);
+    size_t k = cache_slot(p, n);
+    name_cache *c = &fp->op_names;
+    if (c->idx[k] && c->len[k] == n && memcmp(m->names[c->idx[k] - 1], p, n) == 0)
+        return c->idx[k] - 1;
+    uint32_t i = vp_ops_name(m, p, n);
+    if (n <= UINT32_MAX && strlen(m->names[i]) == n && memcmp(m->names[i], p, n) == 0) {
+        c->idx[k] = i + 1;
+        c->len[k] = (uint32_t)n;
+    }
+    return i;
+}
+
+/* The index of a runtime call's or module's name in fp->calls, made when
+ * new; *added says whether it was. */
+static uint32_t call_name(file_pass *fp, const char *p, size_t n, int *added)
+{
+    *added = 0;
+    size_t k = n ? cache_slot(p, n) : 0, len;
+    name_cache *c = &fp->call_names;
+    if (n && c->idx[k] && c->len[k] == n &&
+        memcmp(vp_strmap_key(fp->calls, c->idx[k] - 1, &len), p, n) == 0)
+        return c->idx[k] - 1;
+    size_t before = vp_strmap_count(fp->calls);
+    uint32_t i = intern_local(fp->calls, p, n);
+    *added = vp_strmap_count(fp->calls) != before;
+    if (n && n <= UINT32_MAX) {
+        c->idx[k] = i + 1;
+        c->len[k] = (uint32_t)n;
+    }
+    return i;
+}
+
 /* "Input Dims" as torch's str() of the list prints it: ", " between
  * items, no other blank. */
 static uint32_t shape_of(file_pass *fp, vp_span args)
@@ -78,45 +130,56 @@ static int64_t arg_int(vp_span args, const char *key)
 static void hold(file_pass *fp, const vp_event *ev, int kind)
 {
     vp_ops *m = fp->m;
-    if (fp->n == fp->cap) {
-        fp->cap = fp->cap ? fp->cap * 2 : 4096;
-        fp->s = vp_realloc(fp->s, fp->cap * sizeof *fp->s);
+    size_t np = ev->pid.p ? ev->pid.n : 0, nt = ev->tid.p ? ev->tid.n : 0;
+    const char *lt = fp->last_thread.data;
+    /* Consecutive slices are mostly of one thread: no key built, no hash
+     * for them. */
+    if (fp->last_thread.len != np + 1 + nt || lt[np] != ' ' ||
+        (np && memcmp(lt, ev->pid.p, np) != 0) || (nt && memcmp(lt + np + 1, ev->tid.p, nt) != 0)) {
+        vp_buf *k = &fp->last_thread;
+        k->len = 0;
+        vp_buf_append(k, np ? ev->pid.p : "", np);
+        vp_buf_putc(k, ' ');
+        vp_buf_append(k, nt ? ev->tid.p : "", nt);
+        fp->last_tid = intern_local(fp->threads, k->data, k->len);
+        if (fp->last_tid == fp->nt) {
+            fp->t = vp_realloc(fp->t, (fp->nt + 1) * sizeof *fp->t);
+            fp->t[fp->nt++] = (othread){0};
+        }
     }
-    slice *s = &fp->s[fp->n];
+    othread *th = &fp->t[fp->last_tid];
+    if (th->n == th->cap) {
+        th->cap = th->cap ? th->cap * 2 : 256;
+        th->v = vp_realloc(th->v, th->cap * sizeof *th->v);
+    }
+    oslice *s = &th->v[th->n++];
+    fp->held++;
     s->ts = ev->ts;
     s->end = ev->ts + ev->dur;
-    s->order = (uint32_t)fp->n++;
     s->kind = (uint8_t)kind;
-    s->shape = 0;
-    s->corr = -1;
-    fp->tmp.len = 0;
-    vp_buf_append(&fp->tmp, ev->pid.p ? ev->pid.p : "", ev->pid.p ? ev->pid.n : 0);
-    vp_buf_putc(&fp->tmp, ' ');
-    vp_buf_append(&fp->tmp, ev->tid.p ? ev->tid.p : "", ev->tid.p ? ev->tid.n : 0);
-    /* Consecutive slices are mostly of one thread: no hash for them. */
-    if (fp->last_thread.len != fp->tmp.len ||
-        memcmp(fp->last_thread.data, fp->tmp.data, fp->tmp.len) != 0) {
-        fp->last_thread.len = 0;
-        vp_buf_append(&fp->last_thread, fp->tmp.data, fp->tmp.len);
-        fp->last_tid = intern_local(fp->threads, fp->tmp.data, fp->tmp.len);
-    }
-    s->thread = fp->last_tid;
+    s->x = kind == K_CALL ? -1 : 0;
     if (kind == K_OP) {
-        s->name = s->rname = vp_ops_name(m, ev->name.p, ev->name.n);
+        s->name = op_name(fp, ev->name.p, ev->name.n);
         if (m->o.dims & VP_ODIM_SHAPE)
-            s->shape = shape_of(fp, ev->args);
+            s->x = shape_of(fp, ev->args);
         fp->ops++;
-    } else if (kind == K_MOD) {
-        s->name = intern_local(fp->calls, ev->name.p, ev->name.n);
-        s->rname = UINT32_MAX;   /* its path, known when it closes */
-        m->modules_seen = 1;
-    } else {
-        s->name = intern_local(fp->calls, ev->name.p, ev->name.n);
-        s->rname = m->o.runtime ? vp_ops_name(m, ev->name.p, ev->name.n) : UINT32_MAX;
-        s->corr = arg_int(ev->args, "correlation");
+        return;
     }
-    if (kind != K_MOD && (m->o.dims & VP_ODIM_MODULE))
-        s->rname = UINT32_MAX;   /* the rows are modules */
+    int added;
+    s->name = call_name(fp, ev->name.p, ev->name.n, &added);
+    if (added) {
+        fp->call_row = vp_realloc(fp->call_row, (s->name + 1) * sizeof *fp->call_row);
+        fp->call_row[s->name] = UINT32_MAX;
+    }
+    if (kind == K_MOD) {
+        m->modules_seen = 1;
+        return;
+    }
+    /* The row name is interned as the first call of the name is read:
+     * the model's names keep the order of their first sight. */
+    if (m->o.runtime && fp->call_row[s->name] == UINT32_MAX)
+        fp->call_row[s->name] = vp_ops_name(m, ev->name.p, ev->name.n);
+    s->x = arg_int(ev->args, "correlation");
 }
 
 static void take_event(void *ctx, const vp_event *ev)
@@ -186,7 +249,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
                           "operators, %zu runtime calls and operators held, %zu GPU activities",
                           vp_trace_name(p.trace), p.rank, vp_rank_source_name(p.rank_from),
                           (unsigned long long)st->events, (unsigned long long)st->bytes,
-                          st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.n,
+                          st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.held,
                           vp_corrjoin_works(fp.gpu));
     }
     vp_trace_pass_close(&p);
@@ -194,7 +257,10 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
     vp_strmap_free(fp.calls);
     vp_buf_free(&fp.tmp);
     vp_buf_free(&fp.last_thread);
-    free(fp.s);
+    for (size_t t = 0; t < fp.nt; t++)
+        free(fp.t[t].v);
+    free(fp.t);
+    free(fp.call_row);
     vp_corrjoin_free(fp.gpu);
     return status;
 }

@@ -1,15 +1,17 @@
 /* The order of held slices (ops_tree.h): per thread, by start, the longer
- * first at equal starts, then in file order.
+ * first at equal starts, then in file order.  ops_sort_slices sorts vprof
+ * sequences' slices (all threads in one array); ops_sort_thread, at the
+ * end, sorts one of vprof ops' per-thread lists.
  *
  * Not qsort: a file holds millions of slices and glibc's qsort sorts
  * elements this large through an array of pointers, one cache miss per
- * comparison once the slices outgrow the caches (in `vprof ops` on a
- * 1100 MiB real-shaped trace most of the time went there).  The slices
- * arrive nearly sorted already: each thread's operators in start order,
- * then its runtime calls in start order.  So they are first dealt out by
- * thread (a counting sort, stable), and each thread's slices are merged
- * from the ascending runs they hold: a thread written as one run costs
- * one pass. */
+ * comparison once the slices outgrow the caches.  The slices arrive
+ * nearly sorted already: each thread's operators in start order, then its
+ * runtime calls in start order.  So both merge the ascending runs a
+ * thread holds: a thread written as one run costs one pass.
+ * ops_sort_slices first deals the slices out by thread (a counting sort,
+ * stable) and merges their indices; ops_sort_thread merges the slices of
+ * a list in place, only where runs overlap. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,4 +130,81 @@ void ops_sort_slices(slice *s, size_t n)
     free(buf);
     free(idx);
     free(end);
+}
+
+/* vprof ops' lists, one per thread, in file order: x before y. */
+static int obefore(const oslice *x, const oslice *y)
+{
+    if (x->ts != y->ts)
+        return x->ts < y->ts;
+    return x->end > y->end;
+}
+
+/* Merges the adjacent sorted runs v[lo..mid) and v[mid..hi) in place,
+ * stably.  Only where they overlap moves: the head of the first run that
+ * comes before the second's first slice, and the tail of the second that
+ * comes after the first's last, stay.  The rest of the first goes through
+ * *tmp, then the two are merged forward into their place. */
+static void omerge(oslice *v, size_t lo, size_t mid, size_t hi, oslice **tmp, size_t *tcap)
+{
+    if (!obefore(&v[mid], &v[mid - 1]))
+        return;   /* already in order */
+    size_t a = lo, b = mid;   /* a: the first of v[lo..mid) after v[mid] */
+    while (a < b) {
+        size_t h = a + (b - a) / 2;
+        if (obefore(&v[mid], &v[h]))
+            b = h;
+        else
+            a = h + 1;
+    }
+    size_t c = mid, d = hi;   /* d: the first of v[mid..hi) not before v[mid - 1] */
+    while (c < d) {
+        size_t h = c + (d - c) / 2;
+        if (obefore(&v[h], &v[mid - 1]))
+            c = h + 1;
+        else
+            d = h;
+    }
+    size_t na = mid - a;
+    if (na > *tcap) {
+        *tcap = na;
+        free(*tmp);
+        *tmp = vp_malloc(na * sizeof **tmp);
+    }
+    oslice *t = *tmp;
+    memcpy(t, v + a, na * sizeof *t);
+    size_t i = 0, j = mid, k = a;
+    while (i < na && j < d)
+        v[k++] = obefore(&v[j], &t[i]) ? v[j++] : t[i++];
+    memcpy(v + k, t + i, (na - i) * sizeof *t);   /* fills up to d */
+}
+
+typedef struct osort {
+    oslice *v, *tmp;
+    size_t tcap;
+} osort;
+
+static int odescends(void *ctx, size_t i)
+{
+    const oslice *v = ((osort *)ctx)->v;
+    return obefore(&v[i], &v[i - 1]);
+}
+
+static void omerge_runs(void *ctx, size_t lo, size_t mid, size_t hi)
+{
+    osort *o = ctx;
+    omerge(o->v, lo, mid, hi, &o->tmp, &o->tcap);
+}
+
+/* A thread's slices arrive as a few long runs (its operators in start
+ * order, its runtime calls later in start order), each overlapping the
+ * next only over a stretch of time, so each merge moves that stretch and
+ * no more, in memory order (the index sort of ops_sort_slices reads the
+ * slices at random).  At worst, log2 runs passes over the list and a
+ * buffer of half of it. */
+void ops_sort_thread(othread *th)
+{
+    osort o = {th->v, NULL, 0};
+    vp_sort_runs(th->n, odescends, omerge_runs, &o);
+    free(o.tmp);
 }

@@ -19,7 +19,7 @@ typedef struct closed {
 } closed;
 
 typedef struct frame {
-    const slice *sl;
+    const oslice *sl;
     int64_t child_cpu;  /* the children's durations */
     int64_t self_gpu;   /* GPU work of its own runtime calls */
     int64_t child_gpu;  /* GPU Total of its operator children */
@@ -30,7 +30,7 @@ typedef struct frame {
     closed last;        /* its last child */
 } frame;
 
-static int counted(const file_pass *fp, const slice *s)
+static int counted(const file_pass *fp, const oslice *s)
 {
     if (!fp->steps)
         return 1;
@@ -52,12 +52,12 @@ static void add_row(vp_ops *m, uint32_t row, int sign, int64_t dur, int64_t self
 
 /* The row name of module frame s: the names of the modules that hold it
  * (stack[0..depth)) and its own, without "nn.Module: ", joined by ".". */
-static uint32_t module_path(file_pass *fp, const frame *stack, size_t depth, const slice *s)
+static uint32_t module_path(file_pass *fp, const frame *stack, size_t depth, const oslice *s)
 {
     static const size_t skip = sizeof "nn.Module: " - 1;
     fp->tmp.len = 0;
     for (size_t i = 0; i <= depth; i++) {
-        const slice *x = i < depth ? stack[i].sl : s;
+        const oslice *x = i < depth ? stack[i].sl : s;
         if (x->kind != K_MOD)
             continue;
         size_t n;
@@ -69,14 +69,26 @@ static uint32_t module_path(file_pass *fp, const frame *stack, size_t depth, con
     return vp_ops_name(fp->m, fp->tmp.data, fp->tmp.len);
 }
 
+/* The row name of s, UINT32_MAX when it is no row: an operator's own
+ * name; a runtime call's with --runtime; a module frame's path; with
+ * --by module, only the module frames. */
+static uint32_t row_name(file_pass *fp, const frame *stack, size_t depth, const oslice *s)
+{
+    if (s->kind == K_MOD)
+        return module_path(fp, stack, depth, s);
+    if (fp->m->o.dims & VP_ODIM_MODULE)
+        return UINT32_MAX;
+    return s->kind == K_OP ? s->name : fp->call_row[s->name];
+}
+
 /* Closes the top frame: its row gets its sums; its parent, the frame. */
 static void close_frame(file_pass *fp, frame *stack, size_t *depth)
 {
     frame *f = &stack[--*depth];
-    const slice *s = f->sl;
+    const oslice *s = f->sl;
     int64_t dur = s->end - s->ts, child_cpu = f->child_cpu;
     /* a runtime call's own launches, through its correlation id */
-    int64_t own = s->kind == K_CALL ? vp_corrjoin_gpu_time(fp->gpu, s->corr) : 0;
+    int64_t own = s->kind == K_CALL ? vp_corrjoin_gpu_time(fp->gpu, s->x) : 0;
     int64_t launched = s->kind == K_CALL ? own + f->self_gpu + f->child_gpu : 0;
     int64_t self_gpu = f->self_gpu, gpu_total = f->self_gpu + f->child_gpu;
     if (s->kind == K_CALL)
@@ -97,9 +109,9 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
             self_gpu = f->last.self_gpu, gpu_total = f->last.gpu_total;
     }
     uint32_t row = UINT32_MAX;
-    uint32_t rname = s->kind == K_MOD ? module_path(fp, stack, *depth, s) : s->rname;
+    uint32_t rname = row_name(fp, stack, *depth, s);
     if (rname != UINT32_MAX && counted(fp, s)) {
-        row = vp_ops_row(fp->m, rname, s->shape,
+        row = vp_ops_row(fp->m, rname, s->kind == K_OP ? (uint32_t)s->x : 0,
                          fp->m->o.dims & VP_ODIM_RANK ? (int32_t)fp->file : 0);
         add_row(fp->m, row, 1, dur, dur - child_cpu, self_gpu, gpu_total);
     }
@@ -125,7 +137,7 @@ void ops_walk_slices(const slice *s, size_t n, const slice_walk *w)
         const slice *x = i < n ? &s[i] : NULL;
         while (depth > 0) {
             const slice *top = &s[open[depth - 1]];
-            if (x && x->thread == top->thread && x->ts < top->end && x->end <= top->end)
+            if (x && x->thread == top->thread && ops_nests(x->ts, x->end, top->end))
                 break;
             depth--;
             w->close(w->ctx, open[depth], depth);
@@ -142,38 +154,30 @@ void ops_walk_slices(const slice *s, size_t n, const slice_walk *w)
     free(open);
 }
 
-/* ops' frames on the walk's stack. */
-typedef struct tree_ctx {
-    file_pass *fp;
-    frame *stack;
-    size_t depth, cap;
-} tree_ctx;
-
-static void tree_open(void *ctx, size_t i, size_t depth)
-{
-    (void)depth;
-    tree_ctx *t = ctx;
-    if (t->depth == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 64;
-        t->stack = vp_realloc(t->stack, t->cap * sizeof *t->stack);
-    }
-    t->stack[t->depth++] = (frame){.sl = &t->fp->s[i], .last = {.row = UINT32_MAX}};
-}
-
-static void tree_close(void *ctx, size_t i, size_t depth)
-{
-    (void)i;
-    (void)depth;
-    tree_ctx *t = ctx;
-    close_frame(t->fp, t->stack, &t->depth);
-}
-
-/* The trees of the held slices, thread by thread. */
+/* The trees of the held slices, thread by thread, each sorted first.  A
+ * slice opens inside the open one above it when ops_nests says so; the
+ * frames it does not nest in close first. */
 void ops_build_trees(file_pass *fp)
 {
-    ops_sort_slices(fp->s, fp->n);
-    tree_ctx t = {.fp = fp};
-    slice_walk w = {tree_open, tree_close, &t};
-    ops_walk_slices(fp->s, fp->n, &w);
-    free(t.stack);
+    frame *stack = NULL;
+    size_t depth = 0, cap = 0;
+    for (size_t t = 0; t < fp->nt; t++) {
+        othread *th = &fp->t[t];
+        ops_sort_thread(th);
+        for (size_t i = 0; i <= th->n; i++) {
+            const oslice *x = i < th->n ? &th->v[i] : NULL;
+            while (depth > 0 && !(x && ops_nests(x->ts, x->end, stack[depth - 1].sl->end)))
+                close_frame(fp, stack, &depth);
+            if (!x)
+                break;
+            if (depth == cap) {
+                cap = cap ? cap * 2 : 64;
+                stack = vp_realloc(stack, cap * sizeof *stack);
+            }
+            stack[depth++] = (frame){.sl = x, .last = {.row = UINT32_MAX}};
+        }
+        free(th->v);
+        th->v = NULL;
+    }
+    free(stack);
 }

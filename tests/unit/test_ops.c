@@ -2,7 +2,8 @@
  * torch builds it (only children of the same name folded, filtered names,
  * runtime calls as children, threads written out of time order), the GPU
  * time of launches, the sort, the fold, and the partial result's
- * save/merge round trip. */
+ * save/merge round trip; and ops_sort.c's in-place merge of a thread's
+ * runs against a stable insertion sort. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "vprof/ops.h"
+#include "analysis/ops_tree.h"
 
 #include "tmppath.h"
 
@@ -207,6 +209,62 @@ static void test_merge_nul(void **state)
     vp_ops_free(&m);
 }
 
+/* A stable insertion sort by start, the longer first: torch's order. */
+static void sort_slow(oslice *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        oslice x = v[i];
+        size_t j = i;
+        while (j > 0 && (x.ts < v[j - 1].ts || (x.ts == v[j - 1].ts && x.end > v[j - 1].end))) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+/* ops_sort_thread against sort_slow on lists shaped as threads arrive
+ * (two interleaved ascending runs, Kineto's operators then runtime calls;
+ * many short runs; descending: one run per slice) and at random, with
+ * few distinct starts and ends so that ties are many: the name (the
+ * slice's place in file order) says that equal slices keep that order. */
+static void test_sort_thread(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    uint64_t seed = 12345;
+    for (int shape = 0; shape < 4; shape++) {
+        for (size_t n = 0; n <= N; n = n ? n * 3 : 1) {
+            othread th = {vp_malloc((n ? n : 1) * sizeof *th.v), n, n};
+            oslice *want = vp_malloc((n ? n : 1) * sizeof *want);
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                int64_t r = (int64_t)(seed >> 33) % 16, ts;
+                if (shape == 0)         /* first half ascending, then the second */
+                    ts = (int64_t)(i < n / 2 ? i : i - n / 2) * 2 + (i >= n / 2);
+                else if (shape == 1)    /* runs of 7 */
+                    ts = (int64_t)(i % 7) * 3 + r % 3;
+                else if (shape == 2)    /* descending */
+                    ts = (int64_t)(n - i);
+                else
+                    ts = r;
+                th.v[i] = (oslice){.ts = ts, .end = ts + (int64_t)((seed >> 40) % 4),
+                                   .x = -1, .name = (uint32_t)i, .kind = K_OP};
+            }
+            memcpy(want, th.v, n * sizeof *want);
+            sort_slow(want, n);
+            ops_sort_thread(&th);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(th.v[i].ts, want[i].ts);
+                assert_int_equal(th.v[i].end, want[i].end);
+                assert_int_equal(th.v[i].name, want[i].name);
+            }
+            free(th.v);
+            free(want);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_runtime_rows_and_sort),
         cmocka_unit_test(test_save_merge),
         cmocka_unit_test(test_merge_nul),
+        cmocka_unit_test(test_sort_thread),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
