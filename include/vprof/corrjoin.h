@@ -13,8 +13,9 @@
  * decides) and the GPU work records.  Either side may come first in the
  * file; ask after the file's end (a question in the middle is right too,
  * but sorts again).  The id INT64_MIN is none (ignored), and a call at ts
- * INT64_MAX is none.  Memory: 32 bytes a call and 16 a GPU work record,
- * as recorded (src/analysis/corrjoin.c says why it is no hash map). */
+ * INT64_MAX is none.  Memory: 32 bytes a call (24 without the api) and 16
+ * a GPU work record, as recorded (src/analysis/corrjoin.c says why it is
+ * no hash map). */
 #ifndef VPROF_CORRJOIN_H
 #define VPROF_CORRJOIN_H
 
@@ -46,6 +47,9 @@ int vp_launch_correlation(const vp_event *ev, int64_t *corr);
 int vp_gpu_correlation(const vp_event *ev, int64_t *corr);
 
 vp_corrjoin *vp_corrjoin_new(void);
+/* A join whose calls keep no api (it reads back as 0): 24 bytes a call,
+ * for a join of every runtime call that needs only when each ran. */
+vp_corrjoin *vp_corrjoin_new_unnamed(void);
 void vp_corrjoin_free(vp_corrjoin *j);
 
 /* Records a launching call of id corr (the earliest one wins; a tie

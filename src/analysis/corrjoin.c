@@ -30,6 +30,12 @@ typedef struct call_rec {
     uint32_t api;
 } call_rec;
 
+/* A call of a join that keeps no api (vp_corrjoin_new_unnamed): 24 bytes,
+ * not 32, for the launch log that steps keep of every runtime call. */
+typedef struct call_rec24 {
+    int64_t id, ts, dur;
+} call_rec24;
+
 typedef vp_corr_work work_rec;   /* {id, value}: GPU time, or a caller's index */
 
 /* Records of one size, appended; `ready`: sorted by id (and, for a log
@@ -83,6 +89,8 @@ static void copy_rec(char *dst, const char *src, size_t sz)
 {
     if (sz == sizeof(call_rec))
         memcpy(dst, src, sizeof(call_rec));
+    else if (sz == sizeof(call_rec24))
+        memcpy(dst, src, sizeof(call_rec24));
     else if (sz == sizeof(work_rec))
         memcpy(dst, src, sizeof(work_rec));
     else
@@ -232,13 +240,21 @@ static void fold_call(void *into, const void *rec)
         *a = *b;
 }
 
+static void fold_call24(void *into, const void *rec)
+{
+    call_rec24 *a = into;
+    const call_rec24 *b = rec;
+    if (b->ts < a->ts)
+        *a = *b;
+}
+
 /* The questions are const to the callers: sorting and the finger are a
  * cache of what was recorded, not a change to it. */
 static vp_corrjoin *ready(const vp_corrjoin *cj)
 {
     vp_corrjoin *j = (vp_corrjoin *)cj;
     if (!j->calls.ready)
-        log_prepare(&j->calls, fold_call);
+        log_prepare(&j->calls, j->calls.size == sizeof(call_rec) ? fold_call : fold_call24);
     if (!j->works.ready)
         log_prepare(&j->works, NULL);
     return j;
@@ -261,13 +277,23 @@ int vp_gpu_correlation(const vp_event *ev, int64_t *corr)
     return span_correlation(ev->args, corr);
 }
 
-vp_corrjoin *vp_corrjoin_new(void)
+static vp_corrjoin *join_new(size_t call_size)
 {
     vp_corrjoin *j = vp_calloc(1, sizeof *j);
-    j->calls.size = sizeof(call_rec);
+    j->calls.size = call_size;
     j->works.size = sizeof(work_rec);
     j->calls.folds = 1;
     return j;
+}
+
+vp_corrjoin *vp_corrjoin_new(void)
+{
+    return join_new(sizeof(call_rec));
+}
+
+vp_corrjoin *vp_corrjoin_new_unnamed(void)
+{
+    return join_new(sizeof(call_rec24));
 }
 
 void vp_corrjoin_free(vp_corrjoin *j)
@@ -283,8 +309,11 @@ void vp_corrjoin_call(vp_corrjoin *j, int64_t corr, const vp_launch_call *call)
 {
     if (corr == NONE || call->ts == NO_CALL)
         return;
-    call_rec *r = log_append(&j->calls, corr);
-    *r = (call_rec){corr, call->ts, call->dur, call->api};
+    void *r = log_append(&j->calls, corr);
+    if (j->calls.size == sizeof(call_rec))
+        *(call_rec *)r = (call_rec){corr, call->ts, call->dur, call->api};
+    else
+        *(call_rec24 *)r = (call_rec24){corr, call->ts, call->dur};
 }
 
 void vp_corrjoin_work(vp_corrjoin *j, int64_t corr, int64_t dur)
@@ -298,10 +327,17 @@ void vp_corrjoin_work(vp_corrjoin *j, int64_t corr, int64_t dur)
 
 int vp_corrjoin_launcher(const vp_corrjoin *cj, int64_t corr, vp_launch_call *out)
 {
-    const call_rec *r = log_find(&ready(cj)->calls, corr);
+    vp_corrjoin *j = ready(cj);
+    const void *r = log_find(&j->calls, corr);
     if (!r)
         return 0;
-    *out = (vp_launch_call){r->ts, r->dur, r->api};
+    if (j->calls.size == sizeof(call_rec)) {
+        const call_rec *c = r;
+        *out = (vp_launch_call){c->ts, c->dur, c->api};
+    } else {
+        const call_rec24 *c = r;
+        *out = (vp_launch_call){c->ts, c->dur, 0};
+    }
     return 1;
 }
 

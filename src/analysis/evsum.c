@@ -27,6 +27,11 @@ typedef struct file_pass {
     vp_evsum *s;
     held *h;
     size_t n, cap;
+    /* Without holding and without a category (api, copies): the group of
+     * each name, so that an instance costs one hash lookup (its name),
+     * not two.  UINT32_MAX: not looked up yet. */
+    uint32_t *group_of;
+    size_t ngroup_of;
     int hold;               /* keep the instances until the file ends */
     vp_projfile *proj;      /* with opts.project */
 } file_pass;
@@ -74,7 +79,7 @@ static uint32_t intern(vp_evsum *s, const char *p, size_t n)
     return (uint32_t)((uintptr_t)*slot - 1);
 }
 
-static vp_evgroup *group(vp_evsum *s, uint32_t name, uint32_t cat, long rank)
+static uint32_t group_index(vp_evsum *s, uint32_t name, uint32_t cat, long rank)
 {
     int64_t key[3] = {name, cat, rank};
     int inserted;
@@ -91,7 +96,13 @@ static vp_evgroup *group(vp_evsum *s, uint32_t name, uint32_t cat, long rank)
         g->rank = rank;
         *slot = (void *)(uintptr_t)++s->ngroups;
     }
-    return &s->groups[(uintptr_t)*slot - 1];
+    return (uint32_t)((uintptr_t)*slot - 1);
+}
+
+static vp_evgroup *group(vp_evsum *s, uint32_t name, uint32_t cat, long rank)
+{
+    uint32_t i = group_index(s, name, cat, rank);   /* first: it may move s->groups */
+    return &s->groups[i];
 }
 
 static void push(int64_t **v, size_t *n, size_t *cap, int64_t x)
@@ -138,10 +149,8 @@ static int is_range(vp_span cat)
            (cat.n == 19 && memcmp(cat.p, "gpu_user_annotation", 19) == 0);
 }
 
-static void add_instance(vp_evsum *s, uint32_t name, uint32_t cat, long rank, int64_t dur,
-                         int64_t bytes)
+static void add_to(vp_evgroup *g, int64_t dur, int64_t bytes)
 {
-    vp_evgroup *g = group(s, name, cat, rank);
     push(&g->dur, &g->n, &g->cap, dur);
     if (bytes >= 0)
         push(&g->bytes, &g->nbytes, &g->capb, bytes);
@@ -168,6 +177,29 @@ static uint32_t api_level(vp_evsum *s, const vp_event *ev)
     if (!s->o.by_level)
         return UINT32_MAX;
     return ev->cat.n ? intern(s, ev->cat.p, ev->cat.n) : intern(s, "acl", 3);
+}
+
+static void add_instance(vp_evsum *s, uint32_t name, uint32_t cat, long rank, int64_t dur,
+                         int64_t bytes)
+{
+    add_to(group(s, name, cat, rank), dur, bytes);
+}
+
+/* add_instance of an instance of no category and no rank, through the
+ * pass's name -> group table. */
+static void add_uncategorised(file_pass *fp, uint32_t name, int64_t dur, int64_t bytes)
+{
+    if (name >= fp->ngroup_of) {
+        size_t n = fp->ngroup_of ? fp->ngroup_of : 64;
+        while (n <= name)
+            n *= 2;
+        fp->group_of = vp_realloc(fp->group_of, n * sizeof *fp->group_of);
+        memset(fp->group_of + fp->ngroup_of, 0xff, (n - fp->ngroup_of) * sizeof *fp->group_of);
+        fp->ngroup_of = n;
+    }
+    if (fp->group_of[name] == UINT32_MAX)
+        fp->group_of[name] = group_index(fp->s, name, UINT32_MAX, -1);
+    add_to(&fp->s->groups[fp->group_of[name]], dur, bytes);   /* after: it may move them */
 }
 
 static void take_event(void *ctx, const vp_event *ev)
@@ -219,7 +251,10 @@ static void take_event(void *ctx, const vp_event *ev)
         name = intern(s, ename.p, ename.n);
     }
     if (!fp->hold) {
-        add_instance(s, name, cat, -1, ev->dur, bytes);
+        if (cat == UINT32_MAX)
+            add_uncategorised(fp, name, ev->dur, bytes);
+        else
+            add_instance(s, name, cat, -1, ev->dur, bytes);
         return;
     }
     if (fp->n == fp->cap) {
@@ -273,6 +308,7 @@ static int read_trace(vp_evsum *s, const char *path, size_t position, long rank,
     vp_trace_pass_close(&tp);
     vp_projfile_free(fp.proj);
     free(fp.h);
+    free(fp.group_of);
     return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
@@ -380,6 +416,7 @@ void vp_evsum_file_free(vp_evsum_file *f)
         return;
     vp_projfile_free(f->fp.proj);
     free(f->fp.h);
+    free(f->fp.group_of);
     free(f);
 }
 

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "analysis/runstats_int.h"
 #include "vprof/ascend_files.h"
@@ -354,13 +353,11 @@ int vp_run_is_ascend(const vp_run *r)
     return r->ascend;
 }
 
-static int has_ci(const char *s, const char *lit)
+/* lower holds a name in lower case (ASCII letters only, as strncasecmp
+ * in the C locale compares them); lit is lower case. */
+static int has_ci(const char *lower, const char *lit)
 {
-    size_t n = strlen(lit);
-    for (; *s; s++)
-        if (strncasecmp(s, lit, n) == 0)
-            return 1;
-    return 0;
+    return strstr(lower, lit) != NULL;
 }
 
 static int cmp_kernel(const void *a, const void *b)
@@ -442,23 +439,37 @@ void vp_run_finish(vp_run *r)
     }
     int64_t ktotal = 0, gemm = 0, fp32 = 0, attn = 0;
     int flash = 0;
+    /* Each name lowered once, not compared case-blind at every offset
+     * for each of the nine words (a few thousand names, up to kilobytes). */
+    char *lower = NULL;
+    size_t lower_cap = 0;
     for (size_t i = 0; i < r->nk; i++) {
         const vp_kernel_total *k = &r->k[i];
+        size_t len = strlen(k->name);
+        if (len + 1 > lower_cap) {
+            lower_cap = 2 * (len + 1);
+            lower = vp_realloc(lower, lower_cap);
+        }
+        for (size_t j = 0; j <= len; j++) {
+            char c = k->name[j];
+            lower[j] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        }
         ktotal = sat_add(ktotal, k->total);
-        if (has_ci(k->name, "gemm")) {
+        if (has_ci(lower, "gemm")) {
             gemm = sat_add(gemm, k->total);
-            if (has_ci(k->name, "sgemm") || strstr(k->name, "s1688gemm") ||
-                strstr(k->name, "s16816gemm") || has_ci(k->name, "f32f32"))
+            if (has_ci(lower, "sgemm") || strstr(k->name, "s1688gemm") ||
+                strstr(k->name, "s16816gemm") || has_ci(lower, "f32f32"))
                 fp32 = sat_add(fp32, k->total);
         }
-        int is_flash = has_ci(k->name, "flash") || has_ci(k->name, "fmha") ||
-                       has_ci(k->name, "efficient_attention");
+        int is_flash = has_ci(lower, "flash") || has_ci(lower, "fmha") ||
+                       has_ci(lower, "efficient_attention");
         if (is_flash && k->count)
             flash = 1;
-        if (is_flash || has_ci(k->name, "softmax") || has_ci(k->name, "attention") ||
-            has_ci(k->name, "attn") || has_ci(k->name, "sdpa"))
+        if (is_flash || has_ci(lower, "softmax") || has_ci(lower, "attention") ||
+            has_ci(lower, "attn") || has_ci(lower, "sdpa"))
             attn = sat_add(attn, k->total);
     }
+    free(lower);
     vp_run_set(r, "kernels.total", (double)ktotal);
     /* An Ascend trace links no device task to the call that launched it
      * (its flows go to torch ops), so there is no launch to compare with. */

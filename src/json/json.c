@@ -381,6 +381,10 @@ int vp_json_int(vp_span v, int64_t *out)
     }
     const char *digits = p;
     uint64_t x = 0;
+    /* 18 digits cannot overflow (10^18 < 2^63): no check until then */
+    const char *safe = end - p > 18 ? p + 18 : end;
+    for (; p < safe && (unsigned)(*p - '0') < 10; p++)
+        x = x * 10 + (uint64_t)(*p - '0');
     for (; p < end && *p >= '0' && *p <= '9'; p++) {
         if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
             return -1;

@@ -169,6 +169,47 @@ static void test_runs(void **state)
     }
 }
 
+/* The join without the api (steps' launch log, 24-byte calls): the same
+ * answers as the full one on calls in two interleaved runs (merged by
+ * the sort), repeated ids (the earliest start wins, a tie keeps the
+ * first), a negative start and a long duration; the api reads 0. */
+static void test_unnamed(void **state)
+{
+    (void)state;
+    vp_corrjoin *full = vp_corrjoin_new(), *bare = vp_corrjoin_new_unnamed();
+    vp_corrjoin *both[2] = {full, bare};
+    for (int k = 0; k < 2; k++) {
+        for (int64_t i = 0; i < 3000; i++)
+            vp_corrjoin_call(both[k], 2 * i, &(vp_launch_call){3 * i, i, 5});
+        for (int64_t i = 0; i < 3000; i++)
+            vp_corrjoin_call(both[k], 2 * i + 1, &(vp_launch_call){3 * i + 1, 2 * i, 6});
+        vp_corrjoin_call(both[k], 40, &(vp_launch_call){60, 999, 7});   /* a tie: the first stays */
+        vp_corrjoin_call(both[k], 42, &(vp_launch_call){-8, INT64_MAX - 1, 8});   /* earlier */
+    }
+    assert_int_equal(vp_corrjoin_calls(full), 6000);
+    assert_int_equal(vp_corrjoin_calls(bare), 6000);
+    vp_launch_call a, b;
+    for (int64_t id = -1; id <= 6000; id++) {
+        int fa = vp_corrjoin_launcher(full, id, &a), fb = vp_corrjoin_launcher(bare, id, &b);
+        assert_int_equal(fa, id >= 0 && id < 6000);
+        assert_int_equal(fb, fa);
+        if (!fa)
+            continue;
+        assert_int_equal(b.ts, a.ts);
+        assert_int_equal(b.dur, a.dur);
+        assert_int_equal(a.api, id == 42 ? 8 : 5 + (id & 1));
+        assert_int_equal(b.api, 0);
+    }
+    assert_int_equal(vp_corrjoin_launcher(bare, 40, &b), 1);
+    assert_int_equal(b.ts, 60);
+    assert_int_equal(b.dur, 20);
+    assert_int_equal(vp_corrjoin_launcher(bare, 42, &b), 1);
+    assert_int_equal(b.ts, -8);
+    assert_int_equal(b.dur, INT64_MAX - 1);
+    vp_corrjoin_free(full);
+    vp_corrjoin_free(bare);
+}
+
 static void test_correlation_of_events(void **state)
 {
     (void)state;
@@ -201,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_growth),
         cmocka_unit_test(test_work_records),
         cmocka_unit_test(test_runs),
+        cmocka_unit_test(test_unnamed),
         cmocka_unit_test(test_correlation_of_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
