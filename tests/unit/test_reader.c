@@ -575,6 +575,63 @@ static void test_fields(void **state)
     result_free(&r);
 }
 
+/* The members read by an eight-byte compare ("ph":, with or without the
+ * space after it), the one-byte "ph" and the ", \"" separator, beside
+ * the forms that must take the general way: a space before the colon,
+ * an escaped or near-miss name, two spaces, a "ph" that is not one plain
+ * byte, a name too close to the end for a word. */
+static void test_member_forms(void **state)
+{
+    result r;
+    (void)state;
+
+    read_text("forms.json",
+              "[{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":3,\"dur\":4,\"name\":\"n\",\"cat\":\"c\","
+              "\"id\":5,\"args\":{}},\n"
+              "{\"ph\" : \"Y\", \"pid\"\t: 7, \"ts\"\n:1.5},\n"
+              "{\"p\\u0068\": \"Z\", \"ph\":  \"B\", \"phx\": \"Q\", \"pi\": 9, \"PID\": 8, "
+              "\"pid\":   \"p\"},\n"
+              "{\"ph\": \"\\\"\", \"names\": \"no\", \"name\": \"\", \"tsx\": 1, \"ts\": -2.0005, "
+              "\"arg\": 1, \"args\": [1], \"i\": 0, \"id\": \"x\"},\n"
+              "{\"ph\": \"XY\",\"dur\": 0.0004,  \"tid\": \"t\" ,\"cat\":\"k\"},\n"
+              "{\"ph\":\"\x7f\",\"cat\":null},\n"
+              "{\"ph\": \"\"},{\"id\":1}",
+              0, &r);
+    if (r.rc != 0)
+        fail_msg("%s", r.err.msg);
+    assert_int_equal(r.n, 8);
+    assert_int_equal(r.ev[0].ph, 'X');
+    assert_string_equal(r.ev[0].pid, "1");
+    assert_string_equal(r.ev[0].tid, "2");
+    assert_int_equal(r.ev[0].ts, 3000);
+    assert_int_equal(r.ev[0].dur, 4000);
+    assert_string_equal(r.ev[0].name, "n");
+    assert_string_equal(r.ev[0].cat, "c");
+    assert_string_equal(r.ev[0].id, "5");
+    assert_string_equal(r.ev[0].args, "{}");
+    assert_int_equal(r.ev[1].ph, 'Y');
+    assert_string_equal(r.ev[1].pid, "7");
+    assert_int_equal(r.ev[1].ts, 1500);
+    assert_int_equal(r.ev[2].ph, 'B');          /* an escaped name is not a common one */
+    assert_string_equal(r.ev[2].pid, "\"p\"");  /* nor are "pi" and "PID" */
+    assert_int_equal(r.ev[3].ph, '\\');         /* the raw first byte, as ever */
+    assert_string_equal(r.ev[3].name, "");
+    assert_int_equal(r.ev[3].ts, -2001);
+    assert_false(r.ev[3].has_dur);
+    assert_string_equal(r.ev[3].args, "[1]");
+    assert_string_equal(r.ev[3].id, "\"x\"");
+    assert_int_equal(r.ev[4].ph, 'X');
+    assert_true(r.ev[4].has_dur);
+    assert_int_equal(r.ev[4].dur, 0);
+    assert_string_equal(r.ev[4].tid, "\"t\"");
+    assert_string_equal(r.ev[4].cat, "k");
+    assert_int_equal(r.ev[5].ph, 0x7f);
+    assert_string_equal(r.ev[5].cat, "");
+    assert_int_equal(r.ev[6].ph, 0);
+    assert_string_equal(r.ev[7].id, "1");
+    result_free(&r);
+}
+
 static void test_bad_utf8(void **state)
 {
     result r;
@@ -639,8 +696,10 @@ static char *build_trace(size_t at, int object_form, size_t *nfill, size_t *naft
     *nfill = i;
     vp_buf_append(&b, TARGET, sizeof TARGET - 1);
     /* After the target, a few small events and (object form) metadata. */
-    for (size_t k = 0; k < 5; k++)
-        vp_buf_printf(&b, ",\n{\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}", 1000 + k);
+    for (size_t k = 0; k < 5; k++)   /* the compact form too: "ph":"i" */
+        vp_buf_printf(&b, k % 2 ? ",\n{\"ph\":\"i\",\"name\":\"after\",\"ts\":%zu}"
+                                : ",\n{\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}",
+                      1000 + k);
     *nafter = 5;
     if (object_form)
         vp_buf_printf(&b, "], \"distributedInfo\": {\"rank\": 3, \"pg_config\": [{\"ranks\": [0, 1]}]}, "
@@ -955,6 +1014,7 @@ int main(void)
         cmocka_unit_test(test_error_messages),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_member_forms),
         cmocka_unit_test(test_bad_utf8),
         cmocka_unit_test(test_straddle_every_offset),
         cmocka_unit_test(test_event_larger_than_chunk),
