@@ -597,38 +597,46 @@ static void test_member_forms(void **state)
               "{\"ph\":\"\x7f\",\"cat\":null},\n"
               "{\"ph\": \"\"},{\"id\":1}",
               0, &r);
+    /* Every field of every event: NULL for an absent pid, tid, id, args. */
+    static const struct {
+        char ph;
+        const char *name, *cat, *pid, *tid, *id, *args;
+        int has_ts, has_dur;
+        int64_t ts, dur;
+    } want[] = {
+        {'X', "n", "c", "1", "2", "5", "{}", 1, 1, 3000, 4000},
+        {'Y', "", "", "7", NULL, NULL, NULL, 1, 0, 1500, 0},
+        /* an escaped name is not a common one, nor are "pi" and "PID" */
+        {'B', "", "", "\"p\"", NULL, NULL, NULL, 0, 0, 0, 0},
+        /* "ph": the raw first byte, as ever */
+        {'\\', "", "", NULL, NULL, "\"x\"", "[1]", 1, 0, -2001, 0},
+        {'X', "", "k", NULL, "\"t\"", NULL, NULL, 0, 1, 0, 0},
+        {0x7f, "", "", NULL, NULL, NULL, NULL, 0, 0, 0, 0},
+        {0, "", "", NULL, NULL, NULL, NULL, 0, 0, 0, 0},
+        {0, "", "", NULL, NULL, "1", NULL, 0, 0, 0, 0},
+    };
     if (r.rc != 0)
         fail_msg("%s", r.err.msg);
-    assert_int_equal(r.n, 8);
-    assert_int_equal(r.ev[0].ph, 'X');
-    assert_string_equal(r.ev[0].pid, "1");
-    assert_string_equal(r.ev[0].tid, "2");
-    assert_int_equal(r.ev[0].ts, 3000);
-    assert_int_equal(r.ev[0].dur, 4000);
-    assert_string_equal(r.ev[0].name, "n");
-    assert_string_equal(r.ev[0].cat, "c");
-    assert_string_equal(r.ev[0].id, "5");
-    assert_string_equal(r.ev[0].args, "{}");
-    assert_int_equal(r.ev[1].ph, 'Y');
-    assert_string_equal(r.ev[1].pid, "7");
-    assert_int_equal(r.ev[1].ts, 1500);
-    assert_int_equal(r.ev[2].ph, 'B');          /* an escaped name is not a common one */
-    assert_string_equal(r.ev[2].pid, "\"p\"");  /* nor are "pi" and "PID" */
-    assert_int_equal(r.ev[3].ph, '\\');         /* the raw first byte, as ever */
-    assert_string_equal(r.ev[3].name, "");
-    assert_int_equal(r.ev[3].ts, -2001);
-    assert_false(r.ev[3].has_dur);
-    assert_string_equal(r.ev[3].args, "[1]");
-    assert_string_equal(r.ev[3].id, "\"x\"");
-    assert_int_equal(r.ev[4].ph, 'X');
-    assert_true(r.ev[4].has_dur);
-    assert_int_equal(r.ev[4].dur, 0);
-    assert_string_equal(r.ev[4].tid, "\"t\"");
-    assert_string_equal(r.ev[4].cat, "k");
-    assert_int_equal(r.ev[5].ph, 0x7f);
-    assert_string_equal(r.ev[5].cat, "");
-    assert_int_equal(r.ev[6].ph, 0);
-    assert_string_equal(r.ev[7].id, "1");
+    assert_int_equal(r.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < r.n; i++) {
+        const rec *e = &r.ev[i];
+        const char *got[] = {e->name, e->cat, e->pid, e->tid, e->id, e->args};
+        const char *exp[] = {want[i].name, want[i].cat, want[i].pid,
+                             want[i].tid,  want[i].id,  want[i].args};
+        assert_int_equal(e->ph, want[i].ph);
+        for (size_t f = 0; f < 6; f++) {
+            if (!exp[f] || !got[f])
+                assert_ptr_equal(got[f], exp[f]);
+            else if (strcmp(got[f], exp[f]) != 0)
+                fail_msg("event %zu field %zu: %s, want %s", i, f, got[f], exp[f]);
+        }
+        assert_int_equal(e->has_ts, want[i].has_ts);
+        assert_int_equal(e->has_dur, want[i].has_dur);
+        if (e->has_ts)
+            assert_int_equal(e->ts, want[i].ts);
+        if (e->has_dur)
+            assert_int_equal(e->dur, want[i].dur);
+    }
     result_free(&r);
 }
 
