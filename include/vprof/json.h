@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vprof/util.h"
 
@@ -134,6 +135,45 @@ static inline int vp_json_member(const char **pp, const char *end, vp_span *key,
     return VP_JSON_OK;
 }
 
+
+/* Bytes that numbers and literals are made of, [0-9A-Za-z+.-]: 1, else 0. */
+extern const uint8_t vp_json_scalar_char[256];
+
+static inline uint64_t vp_json_load64(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* How many of the eight bytes of w (loaded little-endian: the first byte
+ * lowest) are ASCII digits before the first that is not; 8 when all are.
+ * A digit's high nibble is 3, and adding 6 keeps it 3; a carry out of a
+ * byte >= 0xFA reaches only the bytes after it, past the first non-digit. */
+static inline unsigned vp_json_digit_run8(uint64_t w)
+{
+    uint64_t nd = ((w & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
+                  (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
+    return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+}
+
+/* vp_json_skip of a number, *pp at its first byte (a digit or '-'): up
+ * to the first byte that no number or literal holds.  Inline for pid,
+ * tid and ids: a word of digits, then the rest byte by byte. */
+static inline int vp_json_skip_number(const char **pp, const char *end, vp_span *out)
+{
+    const char *p = *pp, *q = p + 1;
+    if (end - q >= 8)
+        q += vp_json_digit_run8(vp_json_load64(q));
+    while (q < end && vp_json_scalar_char[(unsigned char)*q])
+        q++;
+    if (q == end)
+        return VP_JSON_MORE;
+    out->p = p;
+    out->n = (size_t)(q - p);
+    *pp = q;
+    return VP_JSON_OK;
+}
 
 /* Skips one value starting at *p (after whitespace); on OK *p is just past
  * it and out spans its text. Objects and arrays are checked structurally

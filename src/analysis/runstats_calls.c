@@ -3,6 +3,7 @@
  * launch_bound and api_share quote `vprof launches` and `vprof api` (the
  * same per-event and end-of-file functions, the same finish) without
  * reading the trace again.  Their partials travel in the run's. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/runstats_int.h"

@@ -93,7 +93,7 @@ const char *vp_json_ws_run(const char *p, const char *end)
 }
 
 /* Characters of numbers and literals: [0-9a-zA-Z+-.]. */
-static const uint8_t scalar_char[256] = {
+const uint8_t vp_json_scalar_char[256] = {
     ['+'] = 1, ['-'] = 1, ['.'] = 1,
     ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
     ['8'] = 1, ['9'] = 1,
@@ -109,7 +109,19 @@ static const uint8_t scalar_char[256] = {
 
 static inline int is_scalar_char(unsigned char c)
 {
-    return scalar_char[c];
+    return vp_json_scalar_char[c];
+}
+
+/* The number the first n (1..8) bytes of w spell, when they are digits:
+ * shifted to the top so that zero bytes stand for leading zeros (the
+ * borrows of the bytes after them go out at the top), then pairs, quads
+ * and the eight (SWAR). */
+static inline uint64_t digits_value(uint64_t w, unsigned n)
+{
+    w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
+    w = w * 10 + (w >> 8);
+    return (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+            (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
 }
 
 /* A number or literal: scans its characters. */
@@ -153,15 +165,8 @@ int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_j
      * bracket stack needed. */
     const char *p = vp_json_ws(*pp, end);
     if (p < end && ((unsigned)(*p - '0') < 10 || *p == '-')) {
-        const char *q = p + 1;
-        while (q < end && is_scalar_char((unsigned char)*q))
-            q++;
-        if (q == end)
-            return VP_JSON_MORE;
-        out->p = p;
-        out->n = (size_t)(q - p);
-        *pp = q;
-        return VP_JSON_OK;
+        *pp = p;
+        return vp_json_skip_number(pp, end, out);
     }
     if (p < end && *p == '"') {
         vp_span s;
@@ -501,28 +506,17 @@ static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
     return 0;
 }
 
-/* Eight ASCII digits at p as a number (little-endian SWAR: pairs, then
- * quads, then the eight); 0 when any of them is not a digit. */
-static inline int eight_digits(const char *p, uint64_t *out)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    if (((w & 0xF0F0F0F0F0F0F0F0ULL) |
-         (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) != 0x3333333333333333ULL)
-        return 0;
-    w -= 0x3030303030303030ULL;
-    w = w * 10 + (w >> 8);
-    w = (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
-         (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
-    *out = w;
-    return 1;
-}
+static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                      100000000};
 
 /* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
  * digits, straight to nanoseconds: where the form stopped (the caller
  * decides whether the number ended there), or NULL when it is not one of
  * these forms; decimal_to_int gives the same answer on them.  *out is
- * written even when the caller then refuses the form: pass a temporary. */
+ * written even when the caller then refuses the form: pass a temporary.
+ * Digit runs are read a word at a time where eight bytes are left before
+ * end (a timestamp's 16 integer digits in two words, its fraction in
+ * one), a byte at a time after that. */
 static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t *out)
 {
     int neg = 0;
@@ -531,30 +525,58 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
         p++;
     }
     const char *digits = p;
-    uint64_t x = 0, eight;
-    while (end - p >= 8 && eight_digits(p, &eight)) {
-        x = x * 100000000 + eight;   /* wraps past 16 digits, refused below */
-        p += 8;
+    uint64_t x = 0;
+    if (end - p >= 8) {
+        uint64_t w = vp_json_load64(p);
+        unsigned n = vp_json_digit_run8(w);
+        if (n == 0)
+            return NULL;
+        x = digits_value(w, n);
+        p += n;
+        if (n == 8 && end - p >= 8) {
+            w = vp_json_load64(p);
+            n = vp_json_digit_run8(w);
+            if (n) {
+                x = x * pow10_u64[n] + digits_value(w, n);
+                p += n;
+            }
+        }
     }
+    /* Near end, and past 16 digits (then wraps, refused below). */
     while (p < end && (unsigned)(*p - '0') < 10)
         x = x * 10 + (uint64_t)(*p++ - '0');
     /* 16 digits hold today's absolute microseconds; the bound keeps
      * x * 1000 + 1000 inside int64. */
     if (p == digits || p - digits > 16 || x > 9223372036854774ULL)
         return NULL;
+    /* The first three decimals, and half away from zero: the first
+     * dropped digit decides. */
     uint64_t frac = 0;
-    int nf = 0;
     if (p < end && *p == '.') {
         p++;
+        int nf = 0;
+        if (end - p >= 8) {
+            uint64_t w = vp_json_load64(p);
+            unsigned n = vp_json_digit_run8(w);
+            if (n == 0) {
+                /* "7." */
+            } else if (n <= 3) {
+                frac = digits_value(w, n) * pow10_u64[3 - n];
+            } else {
+                frac = digits_value(w, 3) + (((w >> 24) & 0xff) >= '5');
+            }
+            p += n;
+            nf = n < 8 ? 3 : 4;   /* only more digits can follow eight */
+        }
         for (; p < end && (unsigned)(*p - '0') < 10; p++, nf++) {
             if (nf < 3)
                 frac = frac * 10 + (uint64_t)(*p - '0');
             else if (nf == 3 && *p >= '5')
-                frac++;   /* half away from zero: the first dropped digit decides */
+                frac++;
         }
+        for (int i = nf; i < 3; i++)
+            frac *= 10;
     }
-    for (int i = nf; i < 3; i++)
-        frac *= 10;
     x = x * 1000 + frac;
     *out = neg ? -(int64_t)x : (int64_t)x;
     return p;

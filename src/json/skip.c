@@ -256,15 +256,15 @@ __attribute__((target("avx2"))) static inline void classify_avx2(const char *p, 
     m->not_allowed = n0 | n1 << 32;
 }
 
-/* AVX2 machines have carry-less multiplication (scan.c checks): the
- * prefix XOR is a multiplication by all ones. */
+/* AVX2 machines have carry-less multiplication and BMI1 (scan.c
+ * checks): the prefix XOR is a multiplication by all ones. */
 __attribute__((target("avx2,pclmul"))) static inline uint64_t prefix_xor_clmul(uint64_t x)
 {
     return (uint64_t)_mm_cvtsi128_si64(
         _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8((char)0xff), 0));
 }
 
-DEFINE_SKIP_CONTAINER(vp_skip_container_avx2, __attribute__((target("avx2,pclmul"))),
+DEFINE_SKIP_CONTAINER(vp_skip_container_avx2, __attribute__((target("avx2,pclmul,bmi"))),
                       classify_avx2, prefix_xor_clmul)
 #endif
 

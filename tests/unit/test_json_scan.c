@@ -3,7 +3,10 @@
  * and skipped values placed at every offset of 16- and 32-byte blocks and
  * cut at every byte, and on escapes and invalid UTF-8 at every position
  * of a block (NEON too, on arm64 under qemu).  Also the fast decimal path of vp_json_us_to_ns, its in-place
- * form vp_json_us_to_ns_at, and the inline whitespace test of vp_json_ws. */
+ * form vp_json_us_to_ns_at (its digit runs read a word at a time, at every
+ * offset and cut at every byte), the skip of numbers, and the inline
+ * whitespace test of vp_json_ws. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,7 +250,12 @@ static void test_us_to_ns_at_agrees_with_skip(void **state)
     static const char *const numbers[] = {
         "0", "7", "19", "-3", "229253", "1669783687464200", "1712195495519836.506",
         "26.3385", "1.9995", "-0.0005", "7.", "12345678", "123456789", "12345678901234567",
-        "9223372036854775.807", "1.5e3", "1e3", "-", "0x1a", "00012", "3.14159265358979"};
+        "9223372036854775.807", "1.5e3", "1e3", "-", "0x1a", "00012", "3.14159265358979",
+        /* the word-at-a-time runs: integer parts of 7, 8, 9, 15 and 16
+         * digits, fractions of 1-9 digits, rounding on the fourth */
+        "4458676388329.618", "1234567.5", "12345678.25", "1234567890.0625", "123456789012345.1",
+        "1234567890123456", "1234567890123456.9995", "0.12345678", "0.123456789", "5.00050000",
+        "0.9995", "99999999.99950", "-4458676388329.618", "-12345678.12345678", "1.2345e3"};
     static const char *const after[] = {",", "}", " ", "\n", "e5", "x", "", ".5", "]", "\""};
     char text[128];
     size_t taken = 0;
@@ -261,32 +269,118 @@ static void test_us_to_ns_at_agrees_with_skip(void **state)
                     int n = snprintf(text + off, sizeof text - off, "%s%s", numbers[a], after[b]);
                     size_t full = off + (size_t)n;
                     for (size_t len = off; len <= full; len++) {
-                        const char *end = text + len;
-                        const char *p = text + off;
+                        /* a buffer of exactly len bytes: ASan sees a
+                         * word read past its end */
+                        char *buf = malloc(len ? len : 1);
+                        memcpy(buf, text, len);
+                        const char *end = buf + len;
+                        const char *p = buf + off;
                         int64_t ns = 12345;
                         int took = vp_json_us_to_ns_at(&p, end, &ns);
-                        const char *q = text + off;
+                        const char *q = buf + off;
                         vp_span s;
                         vp_json_fail fail;
                         int r = vp_json_skip(&q, end, 0, &s, &fail);
                         if (!took) {
-                            assert_ptr_equal(p, text + off);
+                            assert_ptr_equal(p, buf + off);
                             assert_int_equal(ns, 12345);
+                            free(buf);
                             continue;
                         }
                         taken++;
-                        int64_t want = 0;
+                        int64_t want = 0, exact = 0;
                         assert_int_equal(r, VP_JSON_OK);
                         assert_ptr_equal(p, q);
                         assert_int_equal(vp_json_us_to_ns(s, &want), 0);
-                        if (ns != want)
-                            fail_msg("%s%s at %zu cut %zu: %lld, want %lld", numbers[a], after[b],
-                                     off, len, (long long)ns, (long long)want);
+                        /* the number quoted goes the exact (digit string) way */
+                        char quoted[64];
+                        int qn = snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)s.n, s.p);
+                        assert_int_equal(vp_json_us_to_ns((vp_span){quoted, (size_t)qn}, &exact), 0);
+                        if (ns != want || ns != exact)
+                            fail_msg("%s%s at %zu cut %zu: %lld, want %lld (exact %lld)", numbers[a],
+                                     after[b], off, len, (long long)ns, (long long)want,
+                                     (long long)exact);
+                        free(buf);
                     }
                 }
     }
     assert_true(taken > 1000);   /* the common forms do go the fast way */
     vp_json_set_scanner("scalar");
+}
+
+/* vp_json_digit_run8 against counting byte by byte: every byte value
+ * after a run of every length 0..7 (0xFA-0xFF carry out of their byte
+ * when 6 is added: only into the bytes after them), digits after it. */
+static void test_digit_run8_every_byte(void **state)
+{
+    (void)state;
+    for (unsigned run = 0; run < 8; run++)
+        for (unsigned c = 0; c < 256; c++) {
+            char b[8];
+            for (unsigned i = 0; i < 8; i++)
+                b[i] = (char)('0' + (i * 7 + c) % 10);
+            b[run] = (char)c;
+            unsigned want = 0;
+            while (want < 8 && b[want] >= '0' && b[want] <= '9')
+                want++;
+            unsigned got = vp_json_digit_run8(vp_json_load64(b));
+            if (got != want)
+                fail_msg("run %u then byte 0x%02x: %u, want %u", run, c, got, want);
+        }
+}
+
+/* Numbers skipped (pid, tid, ids; vp_json_skip and its inline
+ * vp_json_skip_number): runs of 1..20 digits, then a letter, a '.', or
+ * the end of the number, at every offset of a 32-byte block and cut at
+ * every byte (exact-size buffers), against a byte-by-byte scan. */
+static void test_skip_number_every_length(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {",", "}", " ", "e5,", ".25]", "x\"", "-1,", ":"};
+    char text[96];
+    size_t checked = 0;
+    for (size_t digits = 1; digits <= 20; digits++)
+        for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++)
+            for (size_t off = 0; off < 33; off++)
+                for (int neg = 0; neg < 2; neg++) {
+                    memset(text, ' ', off);
+                    size_t n = off;
+                    if (neg)
+                        text[n++] = '-';
+                    for (size_t i = 0; i < digits; i++)
+                        text[n++] = (char)('0' + (i * 3 + off) % 10);
+                    n += (size_t)sprintf(text + n, "%s", tails[t]);
+                    /* where a byte-by-byte scan of [0-9A-Za-z+.-] stops */
+                    size_t stop = off + 1;
+                    while (stop < n && (isalnum((unsigned char)text[stop]) ||
+                                        text[stop] == '+' || text[stop] == '-' || text[stop] == '.'))
+                        stop++;
+                    for (size_t len = off; len <= n; len++) {
+                        char *buf = malloc(len ? len : 1);
+                        memcpy(buf, text, len);
+                        const char *p = buf, *q = buf + off;
+                        vp_span s = {0}, s2 = {0};
+                        vp_json_fail fail;
+                        int r = vp_json_skip(&p, buf + len, 0, &s, &fail);
+                        int r2 = len > off ? vp_json_skip_number(&q, buf + len, &s2) : VP_JSON_MORE;
+                        if (len <= stop) {
+                            assert_int_equal(r, VP_JSON_MORE);
+                            assert_int_equal(r2, VP_JSON_MORE);
+                        } else {
+                            assert_int_equal(r, VP_JSON_OK);
+                            assert_int_equal(r2, VP_JSON_OK);
+                            assert_ptr_equal(s.p, buf + off);
+                            assert_int_equal(s.n, stop - off);
+                            assert_ptr_equal(p, buf + stop);
+                            assert_ptr_equal(q, buf + stop);
+                            assert_ptr_equal(s2.p, s.p);
+                            assert_int_equal(s2.n, s.n);
+                            checked++;
+                        }
+                        free(buf);
+                    }
+                }
+    assert_int_equal(checked, 20 * 8 * 33 * 2);   /* each cut after its end */
 }
 
 int main(void)
@@ -301,6 +395,8 @@ int main(void)
         cmocka_unit_test(test_us_to_ns_fast_forms),
         cmocka_unit_test(test_ws_inline_every_length),
         cmocka_unit_test(test_us_to_ns_at_agrees_with_skip),
+        cmocka_unit_test(test_digit_run8_every_byte),
+        cmocka_unit_test(test_skip_number_every_length),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

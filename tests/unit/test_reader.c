@@ -575,6 +575,71 @@ static void test_fields(void **state)
     result_free(&r);
 }
 
+/* The members read by an eight-byte compare ("ph":, with or without the
+ * space after it), the one-byte "ph" and the ", \"" separator, beside
+ * the forms that must take the general way: a space before the colon,
+ * an escaped or near-miss name, two spaces, a "ph" that is not one plain
+ * byte, a name too close to the end for a word. */
+static void test_member_forms(void **state)
+{
+    result r;
+    (void)state;
+
+    read_text("forms.json",
+              "[{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":3,\"dur\":4,\"name\":\"n\",\"cat\":\"c\","
+              "\"id\":5,\"args\":{}},\n"
+              "{\"ph\" : \"Y\", \"pid\"\t: 7, \"ts\"\n:1.5},\n"
+              "{\"p\\u0068\": \"Z\", \"ph\":  \"B\", \"phx\": \"Q\", \"pi\": 9, \"PID\": 8, "
+              "\"pid\":   \"p\"},\n"
+              "{\"ph\": \"\\\"\", \"names\": \"no\", \"name\": \"\", \"tsx\": 1, \"ts\": -2.0005, "
+              "\"arg\": 1, \"args\": [1], \"i\": 0, \"id\": \"x\"},\n"
+              "{\"ph\": \"XY\",\"dur\": 0.0004,  \"tid\": \"t\" ,\"cat\":\"k\"},\n"
+              "{\"ph\":\"\x7f\",\"cat\":null},\n"
+              "{\"ph\": \"\"},{\"id\":1}",
+              0, &r);
+    /* Every field of every event: NULL for an absent pid, tid, id, args. */
+    static const struct {
+        char ph;
+        const char *name, *cat, *pid, *tid, *id, *args;
+        int has_ts, has_dur;
+        int64_t ts, dur;
+    } want[] = {
+        {'X', "n", "c", "1", "2", "5", "{}", 1, 1, 3000, 4000},
+        {'Y', "", "", "7", NULL, NULL, NULL, 1, 0, 1500, 0},
+        /* an escaped name is not a common one, nor are "pi" and "PID" */
+        {'B', "", "", "\"p\"", NULL, NULL, NULL, 0, 0, 0, 0},
+        /* "ph": the raw first byte, as ever */
+        {'\\', "", "", NULL, NULL, "\"x\"", "[1]", 1, 0, -2001, 0},
+        {'X', "", "k", NULL, "\"t\"", NULL, NULL, 0, 1, 0, 0},
+        {0x7f, "", "", NULL, NULL, NULL, NULL, 0, 0, 0, 0},
+        {0, "", "", NULL, NULL, NULL, NULL, 0, 0, 0, 0},
+        {0, "", "", NULL, NULL, "1", NULL, 0, 0, 0, 0},
+    };
+    if (r.rc != 0)
+        fail_msg("%s", r.err.msg);
+    assert_int_equal(r.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < r.n; i++) {
+        const rec *e = &r.ev[i];
+        const char *got[] = {e->name, e->cat, e->pid, e->tid, e->id, e->args};
+        const char *exp[] = {want[i].name, want[i].cat, want[i].pid,
+                             want[i].tid,  want[i].id,  want[i].args};
+        assert_int_equal(e->ph, want[i].ph);
+        for (size_t f = 0; f < 6; f++) {
+            if (!exp[f] || !got[f])
+                assert_ptr_equal(got[f], exp[f]);
+            else if (strcmp(got[f], exp[f]) != 0)
+                fail_msg("event %zu field %zu: %s, want %s", i, f, got[f], exp[f]);
+        }
+        assert_int_equal(e->has_ts, want[i].has_ts);
+        assert_int_equal(e->has_dur, want[i].has_dur);
+        if (e->has_ts)
+            assert_int_equal(e->ts, want[i].ts);
+        if (e->has_dur)
+            assert_int_equal(e->dur, want[i].dur);
+    }
+    result_free(&r);
+}
+
 static void test_bad_utf8(void **state)
 {
     result r;
@@ -639,8 +704,10 @@ static char *build_trace(size_t at, int object_form, size_t *nfill, size_t *naft
     *nfill = i;
     vp_buf_append(&b, TARGET, sizeof TARGET - 1);
     /* After the target, a few small events and (object form) metadata. */
-    for (size_t k = 0; k < 5; k++)
-        vp_buf_printf(&b, ",\n{\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}", 1000 + k);
+    for (size_t k = 0; k < 5; k++)   /* the compact form too: "ph":"i" */
+        vp_buf_printf(&b, k % 2 ? ",\n{\"ph\":\"i\",\"name\":\"after\",\"ts\":%zu}"
+                                : ",\n{\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}",
+                      1000 + k);
     *nafter = 5;
     if (object_form)
         vp_buf_printf(&b, "], \"distributedInfo\": {\"rank\": 3, \"pg_config\": [{\"ranks\": [0, 1]}]}, "
@@ -955,6 +1022,7 @@ int main(void)
         cmocka_unit_test(test_error_messages),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_member_forms),
         cmocka_unit_test(test_bad_utf8),
         cmocka_unit_test(test_straddle_every_offset),
         cmocka_unit_test(test_event_larger_than_chunk),
