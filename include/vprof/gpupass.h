@@ -29,9 +29,9 @@ typedef struct vp_gpu_pass {
  * comm, kernel classes and memory events observe the same events.
  * begin: before a reading (p's trace is open once events come); observe:
  * each event, after the reader's own observer; done: after a whole
- * reading, w's steps resolved, before the reader uses w.  An observer
- * that writes w->ev[].aux must restore the reader's value before it
- * returns (the aux of an event is its reader's). */
+ * reading, w's steps resolved, before the reader uses w.  The aux of an
+ * event is its reader's: a rider that numbers events keeps its own map
+ * (comm keeps each record's event index, vp_gpuwork.dropped). */
 typedef struct vp_gpu_pass_rider {
     void (*begin)(void *ctx, const vp_gpu_pass *p, const char *path);
     vp_gpu_pass_fn observe;

@@ -32,7 +32,9 @@ typedef struct vp_gpu_ev {
     uint8_t device;       /* the device that ran it: args.device, else the pid (the rule of
                            * kernels --by device); VP_GPU_DEVICE_NONE when neither is a
                            * number in 0..254 (an Ascend task: its rank is its device) */
-    uint32_t aux;         /* the caller's (e.g. a collective record), UINT32_MAX = none */
+    uint32_t aux;         /* the reader's (the run metrics' kernel name), UINT32_MAX = none;
+                           * an analysis that rides on another's reading keeps its own map
+                           * (comm's records: vp_gpuwork.dropped) */
 } vp_gpu_ev;
 
 #define VP_GPU_DEVICE_NONE 255
@@ -71,6 +73,10 @@ typedef struct vp_gpuwork {
     uint64_t npu_ops;     /* Communication operations seen (Ascend) */
     vp_npu_slice *slices; /* Overlap Analysis slices, in file order */
     size_t nslices, cap_slices;
+    uint64_t *dropped;    /* after vp_gpuwork_resolve: bit i set when it dropped the i-th
+                           * event it was given; NULL when it dropped none.  The kept
+                           * ones keep their order, so that an analysis that numbered
+                           * events as they came finds them (vp_gpuwork_dropped) */
 } vp_gpuwork;
 
 void vp_gpuwork_init(vp_gpuwork *w);
@@ -88,6 +94,12 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev);
  * inside the selected steps (order preserved) and returns how many steps
  * were selected; without one, returns the number of steps. */
 size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range);
+
+/* 1 when the last vp_gpuwork_resolve dropped the i-th event it was given. */
+static inline int vp_gpuwork_dropped(const vp_gpuwork *w, size_t i)
+{
+    return w->dropped && (w->dropped[i / 64] >> (i % 64) & 1);
+}
 
 /* Interval sets of a group of GPU events, by class. */
 typedef struct vp_gpu_sets {

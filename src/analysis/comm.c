@@ -12,9 +12,11 @@
 /* What a communication kernel (or its record_param_comms op) says. */
 typedef struct coll_info {
     vp_coll type;
+    int32_t pg;        /* interned process group name, -1: none */
     int64_t bytes;     /* -1: unknown */
     int64_t group;     /* group size, -1: unknown */
-    int32_t pg;        /* interned process group name, -1: none */
+    size_t at;         /* a kernel's: its index in the GPU work when comm saw it (the
+                        * event's aux is its reader's: comm may ride on another's pass) */
 } coll_info;
 
 /* A record_param_comms CPU op: its window and what it says. */
@@ -25,7 +27,7 @@ typedef struct rpc {
 
 /* The records of the trace being read. */
 typedef struct file_colls {
-    coll_info *ci;     /* by vp_gpu_ev.aux */
+    coll_info *ci;     /* the communication kernels', in the order they came */
     size_t cap_ci;
     rpc *rpcs;
     size_t cap_rpc;
@@ -173,17 +175,18 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
             f->ci = vp_realloc(f->ci, f->cap_ci * sizeof *f->ci);
         }
         coll_info *ci = &f->ci[c->file_colls];
-        *ci = (coll_info){vp_coll_from_kernel(ev->name.p, ev->name.n), -1, -1, -1};
+        *ci = (coll_info){vp_coll_from_kernel(ev->name.p, ev->name.n), -1, -1, -1,
+                          (size_t)gpu_index};
         if (g->flags & VP_GPU_F_BY_TIME)
             parse_hccl_args(ev->args, ci);
         else
             parse_coll_args(c, ev->args, ci);
-        g->aux = (uint32_t)c->file_colls++;
+        c->file_colls++;
         return;
     }
     if (ev->ph == 'X' && ev->has_ts && ev->name.n == 18 &&
         memcmp(ev->name.p, "record_param_comms", 18) == 0) {
-        coll_info ci = {VP_COLL_UNKNOWN, -1, -1, -1};
+        coll_info ci = {VP_COLL_UNKNOWN, -1, -1, -1, 0};
         if (!parse_coll_args(c, ev->args, &ci))
             return;
         if (c->file_rpcs == f->cap_rpc) {
@@ -192,6 +195,30 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
         }
         f->rpcs[c->file_rpcs++] = (rpc){ev->ts, ev->ts + (ev->has_dur ? ev->dur : 0), ci};
     }
+}
+
+/* The next communication kernel's record and its event after
+ * vp_gpuwork_resolve, which keeps the events' order and says which it
+ * dropped; NULL after the last.  k: the next record; post: the index
+ * after resolve of the event that was at pre. */
+typedef struct coll_walk {
+    size_t k, pre, post;
+} coll_walk;
+
+static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll_info **ci)
+{
+    const file_colls *f = c->file;
+    while (it->k < c->file_colls) {
+        *ci = &f->ci[it->k++];
+        size_t at = (*ci)->at;
+        if (!w->dropped)
+            return &w->ev[at];
+        for (; it->pre < at; it->pre++)
+            it->post += !vp_gpuwork_dropped(w, it->pre);
+        if (!vp_gpuwork_dropped(w, at))
+            return &w->ev[it->post];
+    }
+    return NULL;
 }
 
 static int cmp_rpc(const void *a, const void *b)
@@ -209,11 +236,9 @@ static void join_rpc(vp_comm *c, vp_gpuwork *w)
     if (!nrpc)
         return;
     qsort(f->rpcs, nrpc, sizeof *f->rpcs, cmp_rpc);
-    for (size_t i = 0; i < w->n; i++) {
-        vp_gpu_ev *g = &w->ev[i];
-        if (g->aux == UINT32_MAX)
-            continue;
-        coll_info *ci = &f->ci[g->aux];
+    coll_walk it = {0};
+    coll_info *ci;
+    for (vp_gpu_ev *g; (g = next_coll(c, w, &it, &ci));) {
         int64_t ts;
         if (ci->bytes >= 0 && ci->group >= 1 && ci->type != VP_COLL_UNKNOWN)
             continue;
@@ -267,7 +292,6 @@ static vp_comm_group *group_of(vp_comm *c, vp_coll type, int32_t pg, int64_t gro
 
 void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_only)
 {
-    file_colls *f = c->file;
     join_rpc(c, w);
     vp_gpu_sets sets;
     vp_gpu_sets_init(&sets);
@@ -288,11 +312,9 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
     if (!rr->nsteps)
         rr->step_time = rr->t.span;
 
-    for (size_t i = 0; i < w->n; i++) {
-        const vp_gpu_ev *g = &w->ev[i];
-        if (g->aux == UINT32_MAX)
-            continue;
-        const coll_info *ci = &f->ci[g->aux];
+    coll_walk it = {0};
+    coll_info *ci;
+    for (const vp_gpu_ev *g; (g = next_coll(c, w, &it, &ci));) {
         vp_comm_group *cg = group_of(c, ci->type, ci->pg, ci->group, g->stream);
         int64_t dur = g->end - g->start;
         int64_t hidden = vp_ivset_measure_in(&sets.comp, g->start, g->end);

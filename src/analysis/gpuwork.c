@@ -21,6 +21,7 @@ void vp_gpuwork_free(vp_gpuwork *w)
 {
     free(w->ev);
     free(w->slices);
+    free(w->dropped);
     vp_npu_tracks_free(w->npu);
     vp_steps_free(w->steps);
     vp_strmap_free(w->names);
@@ -171,18 +172,29 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
     return (long)w->n++;
 }
 
+static void drop(vp_gpuwork *w, size_t i)
+{
+    if (!w->dropped)
+        w->dropped = vp_calloc(w->n / 64 + 1, sizeof *w->dropped);
+    w->dropped[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
 size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range)
 {
     size_t nsteps = vp_steps_count(w->steps);
     size_t chosen = range ? vp_steps_select(w->steps, range) : nsteps;
     size_t out = 0;
     w->unlaunched = 0;
+    free(w->dropped);
+    w->dropped = NULL;
     for (size_t i = 0; i < w->n; i++) {
         vp_gpu_ev *g = &w->ev[i];
         int64_t ts;
         long step = -1;
-        if ((g->flags & VP_GPU_F_NPU_TASK_COMM) && w->npu_ops)
+        if ((g->flags & VP_GPU_F_NPU_TASK_COMM) && w->npu_ops) {
+            drop(w, i);
             continue;
+        }
         if (nsteps && (g->flags & VP_GPU_F_BY_TIME))
             step = vp_steps_at(w->steps, g->start);
         else if (nsteps && g->corr >= 0 && vp_steps_launch(w->steps, g->corr, &ts, NULL))
@@ -192,8 +204,10 @@ size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range)
             w->unlaunched++;
         if (range) {
             int64_t a, b;
-            if (step < 0 || vp_steps_window(w->steps, (size_t)step, &a, &b) != 1)
+            if (step < 0 || vp_steps_window(w->steps, (size_t)step, &a, &b) != 1) {
+                drop(w, i);
                 continue;
+            }
         }
         w->ev[out++] = *g;
     }

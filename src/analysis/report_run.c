@@ -46,19 +46,13 @@ void vp_report_run_free(vp_report_run *r)
     vp_report_run_free_ascmem(r);
 }
 
-/* One file's riders.  The run metrics and comm both keep a number in
- * each GPU event's aux (a kernel's name, a collective's record; comm
- * reads every aux that is not UINT32_MAX as its own): while the file is
- * read, a communication kernel holds comm's and the reader's is set aside
- * by comm's number (comm numbers them 0, 1, ... per file); comm sees its
- * own alone when it takes the rank, and the reader's are put back. */
+/* One file's riders: each keeps its own map of the events it numbers
+ * (the aux of a GPU event is the reader's). */
 typedef struct riding {
     vp_report_run *r;
     const char *path;
     vp_kernels_trace kt;
     vp_memevents *mem;       /* the first input's, with its points; NULL for the others */
-    uint32_t *reader_aux;    /* by comm's collective number: the reader's aux */
-    size_t naux, capaux;
 } riding;
 
 static void ride_begin(void *ctx, const vp_gpu_pass *p, const char *path)
@@ -72,22 +66,7 @@ static void ride_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
 {
     riding *g = ctx;
     vp_breakdown_observe(&g->r->b, w, gi, ev);
-    if (gi >= 0) {
-        uint32_t reader = w->ev[gi].aux;
-        vp_comm_observe(&g->r->m, w, gi, ev);
-        uint32_t mine = w->ev[gi].aux;
-        if (w->ev[gi].cls == VP_CLASS_COMM && mine != UINT32_MAX) {
-            if (mine >= g->capaux) {
-                g->capaux = mine + 1 > 2 * g->capaux ? mine + 1 : 2 * g->capaux;
-                g->reader_aux = vp_realloc(g->reader_aux, g->capaux * sizeof *g->reader_aux);
-            }
-            g->reader_aux[mine] = reader;
-            if (mine >= g->naux)
-                g->naux = mine + 1;
-        }
-    } else {
-        vp_comm_observe(&g->r->m, w, gi, ev);
-    }
+    vp_comm_observe(&g->r->m, w, gi, ev);
     vp_kernels_trace_observe(&g->kt, ev);
     if (g->mem)
         vp_memevents_observe(g->mem, ev);
@@ -99,22 +78,10 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     vp_report_run *r = g->r;
     int sel = r->o.steps_given;
     vp_breakdown_add_steps(&r->b, &p->w, p->pass.rank, sel);
-    uint32_t *held = vp_malloc((p->w.n ? p->w.n : 1) * sizeof *held);
-    for (size_t i = 0; i < p->w.n; i++) {
-        vp_gpu_ev *e = &p->w.ev[i];
-        held[i] = e->aux;
-        if (e->cls != VP_CLASS_COMM || e->aux >= g->naux)
-            e->aux = UINT32_MAX;
-    }
     vp_comm_rank *rr = vp_comm_new_rank(&r->m);
     rr->path = vp_strdup(g->path);
     rr->rank = p->pass.rank;
     vp_comm_add_rank(&r->m, &p->w, rr, sel);
-    for (size_t i = 0; i < p->w.n; i++) {
-        vp_gpu_ev *e = &p->w.ev[i];
-        e->aux = e->aux != UINT32_MAX ? g->reader_aux[e->aux] : held[i];
-    }
-    free(held);
     vp_kernels_trace_end(&g->kt);
     if (g->mem && g->mem->events && !r->timeline) {
         r->timeline = g->mem;
@@ -145,7 +112,6 @@ int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *
     if (rc == 0 && i == 0 && r->timeline && strcmp(input, "-") != 0)
         find_peak_ops(r, input);
     vp_memevents_free(g.mem);
-    free(g.reader_aux);
     if (rc == 0)
         return VP_EXIT_OK;
     if (!err->status)

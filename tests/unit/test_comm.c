@@ -137,6 +137,10 @@ static void test_gpuwork_measure_and_steps(void **state)
     assert_int_equal(vp_gpuwork_resolve(&w, &r), 1);
     assert_int_equal(w.n, 2);          /* step 2's kernel and the unlaunched memcpy dropped */
     assert_int_equal(w.unlaunched, 1);
+    assert_false(vp_gpuwork_dropped(&w, 0));
+    assert_false(vp_gpuwork_dropped(&w, 1));
+    assert_true(vp_gpuwork_dropped(&w, 2));
+    assert_true(vp_gpuwork_dropped(&w, 3));
     vp_gpu_measure(&sets, w.ev, NULL, w.n, &t);
     assert_int_equal(t.span, 300);
     assert_true(t.overlap * 10000 / t.comm == 3333);
@@ -261,6 +265,62 @@ static void test_comm_exposed(void **state)
     assert_int_equal(c.groups[2].type, VP_COLL_ALLGATHER);
     assert_int_equal(c.groups[3].type, VP_COLL_REDUCESCATTER);
     assert_int_equal(c.groups[4].type, VP_COLL_SENDRECV);
+    vp_comm_free(&c);
+}
+
+/* A reader that numbers every GPU event in its aux, as the run metrics
+ * do, with comm riding on its pass. */
+static void numbering_reader(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
+{
+    if (gi >= 0)
+        w->ev[gi].aux = 1000 + (uint32_t)gi;
+    vp_comm_observe(ctx, w, gi, ev);
+}
+
+/* --steps 1 drops the second step's work, a communication kernel between
+ * two kept ones among it: comm finds its records' events by itself, and
+ * the reader's aux stays the reader's. */
+static void test_comm_steps_under_a_reader(void **state)
+{
+    (void)state;
+    vp_event ev[] = {
+        mk("user_annotation", "ProfilerStep#1", 0, 1000, NULL),
+        mk("user_annotation", "ProfilerStep#2", 1000, 1000, NULL),
+        LAUNCH(10, 1), LAUNCH(20, 2), LAUNCH(1010, 3), LAUNCH(1020, 4), LAUNCH(30, 5),
+        mk("kernel", "gemm", 1100, 100, "{\"stream\": 7, \"correlation\": 3}"),
+        mk("kernel", "ncclDevKernel_AllReduce_Sum_f32", 100, 100, SIZED(1, 9, 1000, "Float")),
+        mk("kernel", "ncclDevKernel_AllGather_RING_LL", 1200, 50, SIZED(4, 9, 1000, "Float")),
+        mk("kernel", "gemm", 150, 100, "{\"stream\": 7, \"correlation\": 2}"),
+        mk("kernel", "ncclKernel_SendRecv_RING_SIMPLE", 300, 40,
+           "{\"stream\": 11, \"correlation\": 5}"),
+    };
+    vp_comm c;
+    vp_comm_init(&c);
+    vp_gpuwork w;
+    vp_gpuwork_init(&w);
+    for (size_t i = 0; i < sizeof ev / sizeof *ev; i++)
+        numbering_reader(&c, &w, vp_gpuwork_observe(&w, &ev[i]), &ev[i]);
+    vp_step_range range;
+    assert_int_equal(vp_step_range_parse("1", &range), 0);
+    vp_gpuwork_resolve(&w, &range);
+    assert_int_equal(w.n, 3);
+    vp_comm_rank *r = vp_comm_new_rank(&c);
+    r->path = strdup("rank0.json");
+    vp_comm_add_rank(&c, &w, r, 1);
+    assert_int_equal(w.ev[0].aux, 1001);
+    assert_int_equal(w.ev[1].aux, 1003);
+    assert_int_equal(w.ev[2].aux, 1004);
+    assert_int_equal(c.ngroups, 2);
+    assert_int_equal(c.groups[0].type, VP_COLL_ALLREDUCE);
+    assert_int_equal(c.groups[0].count, 1);
+    assert_int_equal(c.groups[0].exposed, 50);   /* [150, 200) hidden by the gemm */
+    assert_int_equal(c.groups[0].sized_bytes, 4000);
+    assert_int_equal(c.groups[1].type, VP_COLL_SENDRECV);
+    assert_int_equal(c.groups[1].stream, 11);
+    assert_int_equal(c.groups[1].exposed, 40);
+    assert_int_equal(r->nsc, 2);
+    assert_int_equal(r->sc[1].start, 300);
+    vp_gpuwork_free(&w);
     vp_comm_free(&c);
 }
 
@@ -571,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_factors_and_dtypes),
         cmocka_unit_test(test_gpuwork_measure_and_steps),
         cmocka_unit_test(test_comm_exposed),
+        cmocka_unit_test(test_comm_steps_under_a_reader),
         cmocka_unit_test(test_comm_bandwidth),
         cmocka_unit_test(test_comm_stragglers_and_spread),
         cmocka_unit_test(test_comm_save_merge),
