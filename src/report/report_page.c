@@ -125,18 +125,29 @@ static void operators(const page *p)
     vp_html_section_end(out);
 }
 
-static void distributed(const page *p)
+/* Two ranks or more of vprof comm, or an Ascend profile's HCCL files
+ * (communication.json, communication_matrix.json: vprof comm DIR's
+ * tables, with one rank too). */
+static int has_distributed(const page *p)
 {
     const vp_table *t = find(p, "comm");
-    if (!t || vp_table_rows(t) < 2)
+    return (t && vp_table_rows(t) > 1) || find(p, "hccl_ops") || find(p, "hccl_links");
+}
+
+static void distributed(const page *p)
+{
+    if (!has_distributed(p))
         return;
+    const vp_table *t = find(p, "comm");
     FILE *out = p->out;
     static const char *const rank[] = {"Rank"}, *const parts[] = {"Computing", "Comm Exposed", "Free"};
     vp_html_section(out, "distributed", "Distributed");
-    vp_html_heading(out, "Per rank (vprof comm)");
-    vp_html_chart(out, t, "Each rank's GPU span: computing, exposed communication, free", rank, 1,
-                  parts, 3, VP_REPORT_MAX_BARS, 0);
-    vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof comm");
+    if (t) {
+        vp_html_heading(out, "Per rank (vprof comm)");
+        vp_html_chart(out, t, "Each rank's GPU span: computing, exposed communication, free", rank,
+                      1, parts, 3, VP_REPORT_MAX_BARS, 0);
+        vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof comm");
+    }
     if ((t = find(p, "collectives"))) {
         static const char *const label[] = {"Collective", "Group", "Size"};
         static const char *const time[] = {"Total Time"};
@@ -153,6 +164,16 @@ static void distributed(const page *p)
         vp_html_heading(out, "Straggler of each step");
         vp_html_table(out, t, VP_REPORT_MAX_ROWS, "vprof comm --table stragglers");
     }
+    static const char *const hccl[][3] = {
+        {"hccl_ops", "HCCL operations (communication.json)", "vprof comm --table hccl_ops"},
+        {"hccl_bandwidth", "Bandwidth per transport (communication.json)",
+         "vprof comm --table hccl_bandwidth"},
+        {"hccl_links", "Links (communication_matrix.json)", "vprof comm --table hccl_links"}};
+    for (size_t i = 0; i < sizeof hccl / sizeof *hccl; i++)
+        if ((t = find(p, hccl[i][0]))) {
+            vp_html_heading(out, hccl[i][1]);
+            vp_html_table(out, t, VP_REPORT_MAX_ROWS, hccl[i][2]);
+        }
     vp_html_section_end(out);
 }
 
@@ -228,7 +249,6 @@ int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table 
     page p = {out, tables, n, memory_svg};
     const char *ids[6], *titles[6];
     size_t nav = 0;
-    const vp_table *comm = find(&p, "comm");
 #define NAV(cond, id, ti) \
     if (cond) {           \
         ids[nav] = id;    \
@@ -237,7 +257,7 @@ int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table 
     NAV(find(&p, "run"), "overview", "Overview")
     NAV(find(&p, "top_kernels"), "kernels", "Kernels")
     NAV(find(&p, "op_types"), "operators", "Operators")
-    NAV(comm && vp_table_rows(comm) > 1, "distributed", "Distributed")
+    NAV(has_distributed(&p), "distributed", "Distributed")
     NAV(1, "memory", "Memory")
     NAV(find(&p, "baseline_metrics"), "baseline", "Baseline")
 #undef NAV
