@@ -391,6 +391,20 @@ expect_stdout <<'END'
 0
 END
 
+case_ 'a damaged communication.json: exit 3 naming it and the offset, no page left'
+mkdir -p hb/ASCEND_PROFILER_OUTPUT
+cp "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt/profiler_info_0.json" hb/
+cp "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" hb/ASCEND_PROFILER_OUTPUT/
+head -c 500 "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json" \
+    >hb/ASCEND_PROFILER_OUTPUT/communication.json
+vp report -o hb.html hb
+expect_status 3
+expect_stderr_has 'hb/ASCEND_PROFILER_OUTPUT/communication.json: invalid JSON near byte 494'
+ls -A | grep -c '^hb.html' >"$OUT_STDOUT"
+expect_stdout <<'END'
+0
+END
+
 case_ 'an output that cannot be written: exit 3, nothing left'
 cat >one.json <<'J'
 [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 5, "dur": 8, "args": {"correlation": 1}},
