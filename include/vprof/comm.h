@@ -81,6 +81,12 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
  * only the steps a range selected.  Forgets the file's records. */
 void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *r, int selected_only);
 
+/* An Ascend rank's communication.json (matrix 0: its operations, given
+ * the rank when the file names none) or communication_matrix.json
+ * (matrix 1: its links), into c->hccl; 0, or -1 with err set.  vprof comm
+ * and vprof report read them with this. */
+int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_error *err);
+
 /* Partial results: save appends what c holds; merge appends a partial's
  * ranks and adds its groups (-1 with err set, status 3, when damaged). */
 enum { VP_COMM_PART_VERSION = 2 };

@@ -49,8 +49,9 @@ void vp_report_run_free(vp_report_run *r);
 int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *err);
 /* An Ascend profile directory as input (report_ascend.c): each rank's
  * files read once, the riders on its trace: steps' breakdown and
- * step_trace_time rows (vprof steps DIR), kernels' operators and classes
- * (vprof kernels DIR); 0, or -1 with err set. */
+ * step_trace_time rows (vprof steps DIR), comm's ranks and collectives,
+ * kernels' operators and classes (vprof kernels DIR); and comm's HCCL
+ * files (vprof comm DIR); 0, or -1 with err set. */
 int vp_report_run_read_ascend(vp_report_run *r, const char *dir, vp_error *err);
 /* The partial of ascmem (report_ascend.c), after the others: save, then
  * merge (the earliest input's kept; 0, or -1 when damaged), free. */

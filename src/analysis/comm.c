@@ -601,3 +601,18 @@ size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven)
     *rows = out;
     return nrows;
 }
+
+int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_error *err)
+{
+    if (matrix) {
+        c->have_matrix = 1;
+        return vp_hccl_read_matrix(path, &c->hccl, err);
+    }
+    size_t first = c->hccl.nops;
+    int rc = vp_hccl_read_comm(path, &c->hccl, err);
+    for (size_t i = first; i < c->hccl.nops; i++)
+        if (c->hccl.ops[i].rank < 0)
+            c->hccl.ops[i].rank = rank;
+    c->have_comm_json = 1;
+    return rc;
+}

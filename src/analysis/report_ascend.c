@@ -1,10 +1,13 @@
 /* vprof report's Ascend profile directories (vprof/report_run.h): rank by
  * rank, each file read once.  A rank's trace is the run metrics' reading
  * (vp_run_add_ascend_rank), on which steps' breakdown and step_trace_time
- * ride, and kernels' operators and classes when the trace is what
+ * ride, comm's ranks and collectives (vprof comm DIR's tables), and
+ * kernels' operators and classes when the trace is what
  * vprof kernels reads for the rank; else kernels' file (kernel_details.csv,
  * op_summary, the DB, op_statistic.csv) is read once for both kernel
  * models, and steps' step_trace_time.csv for the step_trace_time rows.
+ * communication.json and communication_matrix.json, which nothing else
+ * reads, are comm's HCCL tables (vp_comm_read_hccl, as vprof comm's).
  * A rank's memory files are read once: memory_record.csv's PTA peaks are
  * the run's memory metrics, and the first profile's files are vprof
  * memory DIR's, kept (ascmem) and carried in the partial. */
@@ -25,6 +28,7 @@
 
 typedef struct asc_riding {
     vp_report_run *r;
+    const char *path;                /* the trace */
     int kernels;                     /* the trace is kernels' file for the rank */
     vp_kernels_trace ops, classes;
 } asc_riding;
@@ -32,6 +36,7 @@ typedef struct asc_riding {
 static void asc_begin(void *ctx, const vp_gpu_pass *p, const char *path)
 {
     asc_riding *g = ctx;
+    g->path = path;
     if (!g->kernels)
         return;
     vp_kernels_trace_begin(&g->ops, &g->r->ops, path, &p->pass);
@@ -42,6 +47,7 @@ static void asc_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
 {
     asc_riding *g = ctx;
     vp_breakdown_observe(&g->r->b, w, gi, ev);
+    vp_comm_observe(&g->r->m, w, gi, ev);
     if (g->kernels) {
         vp_kernels_trace_observe(&g->ops, ev);
         vp_kernels_trace_observe(&g->classes, ev);
@@ -49,7 +55,8 @@ static void asc_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
 }
 
 /* What vprof steps does with an Ascend trace: its step_trace_time rows
- * from the device work, then the steps' breakdown. */
+ * from the device work, then the steps' breakdown; and vprof comm: the
+ * rank's row and its HCCL operations as collectives. */
 static void asc_done(void *ctx, vp_gpu_pass *p)
 {
     asc_riding *g = ctx;
@@ -60,13 +67,18 @@ static void asc_done(void *ctx, vp_gpu_pass *p)
         b->stt_source = vp_stt_trace_source(slices);
     }
     vp_breakdown_add_steps(b, &p->w, p->pass.rank, sel);
+    vp_comm_rank *rr = vp_comm_new_rank(&g->r->m);
+    rr->path = vp_strdup(g->path);
+    rr->rank = p->pass.rank;
+    vp_comm_add_rank(&g->r->m, &p->w, rr, sel);
     if (g->kernels) {
         vp_kernels_trace_end(&g->ops);
         vp_kernels_trace_end(&g->classes);
     }
 }
 
-/* One rank: the run's metrics with the riders, kernels' file, and the
+/* One rank: the run's metrics with the riders, kernels' file, comm's
+ * communication.json and communication_matrix.json, and the
  * step_trace_time.csv (or DB) steps reads when there is no trace. */
 static int read_rank(vp_report_run *r, const vp_asc_rank *k, size_t j, vp_error *err)
 {
@@ -83,6 +95,10 @@ static int read_rank(vp_report_run *r, const vp_asc_rank *k, size_t j, vp_error 
     int rc = vp_run_add_ascend_rank(r->run, k, (long)j, &r->o, err);
     if (trace)
         vp_gpu_pass_ride(was);
+    if (rc == 0 && k->files[VP_ASC_COMM])
+        rc = vp_comm_read_hccl(&r->m, k->files[VP_ASC_COMM], 0, k->rank, err);
+    if (rc == 0 && k->files[VP_ASC_MATRIX])
+        rc = vp_comm_read_hccl(&r->m, k->files[VP_ASC_MATRIX], 1, k->rank, err);
     if (rc != 0 || trace)
         return rc;
     vp_error none = {0};

@@ -142,18 +142,9 @@ static int read_ascend_file(comm *c, const char *path, vp_asc_file kind, long ra
         if (!c->m.stt_source)
             c->m.stt_source = vp_stt_csv_source();
         break;
-    case VP_ASC_COMM: {
-        size_t first = c->m.hccl.nops;
-        rc = vp_hccl_read_comm(path, &c->m.hccl, &err);
-        for (size_t i = first; i < c->m.hccl.nops; i++)
-            if (c->m.hccl.ops[i].rank < 0)
-                c->m.hccl.ops[i].rank = rank;
-        c->m.have_comm_json = 1;
-        break;
-    }
+    case VP_ASC_COMM:
     case VP_ASC_MATRIX:
-        rc = vp_hccl_read_matrix(path, &c->m.hccl, &err);
-        c->m.have_matrix = 1;
+        rc = vp_comm_read_hccl(&c->m, path, kind == VP_ASC_MATRIX, rank, &err);
         break;
     default:
         vp_error_set(&err, VP_EXIT_INPUT,

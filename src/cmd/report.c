@@ -39,6 +39,10 @@ const vp_table_doc cmd_report_tables[] = {
     {"collectives", "per collective: time, bytes, algbw, busbw (comm)"},
     {"spread", "each time's min, median and max over ranks (comm)"},
     {"stragglers", "the straggler of each step (comm)"},
+    {"hccl_ops", "an Ascend profile's HCCL operations from communication.json (comm DIR)"},
+    {"hccl_bandwidth", "an Ascend profile's bandwidth per transport from communication.json "
+                       "(comm DIR)"},
+    {"hccl_links", "an Ascend profile's links from communication_matrix.json (comm DIR)"},
     {"baseline_runs", "the two runs side by side, with --baseline (diff)"},
     {"baseline_metrics", "every metric of both runs and its change (diff)"},
     {"baseline_kernels", "the kernels whose time changed most (diff)"},
@@ -62,8 +66,8 @@ const char cmd_report_usage[] =
     "summary with their evidence, each step's breakdown as stacked bars), the\n"
     "top kernels and each rank's kernel time by class, the ranks and collectives\n"
     "(several ranks), memory (the first trace's [memory] events over time), an\n"
-    "Ascend profile's operators and NPU memory (MindStudio Insight's Operator and\n"
-    "Memory pages), and with --baseline what changed against another run. Each\n"
+    "Ascend profile's operators, HCCL tables (vprof comm DIR's) and NPU memory\n"
+    "(MindStudio Insight's Operator and Memory pages), and with --baseline what changed against another run. Each\n"
     "trace is read once, as vprof summary reads it. Each chart has its table\n"
     "beside it. The page is self-contained (inline CSS and SVG, a small script\n"
     "that only sorts tables and switches ranks; no network), follows the\n"
@@ -82,6 +86,7 @@ const char cmd_report_usage[] =
     "      --table NAME     with -f csv/tsv/json/md: run, gpu_time, top_kernels, memory,\n"
     "                       mfu, findings, metrics, kernel_classes, op_types, op_cores,\n"
     "                       op_statistics, steps, comm, collectives, spread, stragglers,\n"
+    "                       hccl_ops, hccl_bandwidth, hccl_links,\n"
     "                       baseline_runs, baseline_metrics, baseline_kernels,\n"
     "                       memory_events, out_of_memory, npu_memory, operators_at_peak,\n"
     "                       npu_module_mem, state, peak, top_at_peak, oom, or list (what\n"

@@ -100,6 +100,13 @@ static void add_riders(vp_report_input *in, vp_report_run *rr)
             add(in, vp_comm_straggler_table(&rr->m), NULL);
         }
     }
+    {   /* Ascend profiles: vprof comm DIR's communication.json and matrix tables */
+        vp_table *t[3];
+        size_t nt = 0;
+        asc_hccl_tables(&rr->m.hccl, rr->m.have_comm_json, rr->m.have_matrix, t, &nt);
+        for (size_t i = 0; i < nt; i++)
+            add(in, t[i], NULL);
+    }
     if (rr->classes.nfiles && rr->classes.grand > 0)
         add(in, vp_kernels_class_table(&rr->classes), NULL);
     if (rr->ops.ngroups) {

@@ -157,6 +157,18 @@ static const block DISTRIBUTED[] = {
      .heading = "Straggler of each step",
      .max_rows = ROWS,
      .more = "vprof comm --table stragglers"},
+    {.table = "hccl_ops",
+     .heading = "HCCL operations (communication.json)",
+     .max_rows = ROWS,
+     .more = "vprof comm --table hccl_ops"},
+    {.table = "hccl_bandwidth",
+     .heading = "Bandwidth per transport (communication.json)",
+     .max_rows = ROWS,
+     .more = "vprof comm --table hccl_bandwidth"},
+    {.table = "hccl_links",
+     .heading = "Links (communication_matrix.json)",
+     .max_rows = ROWS,
+     .more = "vprof comm --table hccl_links"},
 };
 
 #define MEMORY_TABLE(name, title) \
@@ -211,7 +223,12 @@ static const struct section {
 static int shown(const page *p, const struct section *s)
 {
     const vp_table *t = s->needs ? find(p, s->needs) : NULL;
-    return !s->needs || (t && vp_table_rows(t) >= s->min_rows);
+    if (!s->needs || (t && vp_table_rows(t) >= s->min_rows))
+        return 1;
+    /* An Ascend profile's HCCL files (communication.json,
+     * communication_matrix.json: vprof comm DIR's tables) are distributed
+     * with one rank too. */
+    return s->blocks == DISTRIBUTED && (find(p, "hccl_ops") || find(p, "hccl_links"));
 }
 
 /* A section: its blocks; Memory's with the chart on top (memory_svg),

@@ -206,16 +206,23 @@ vp report -q -f csv --table kernel_classes mem.json
 expect_status 2
 expect_stderr_has "kernel_classes"
 
-case_ 'an Ascend profile: the Operator page (op type, core type) and the Memory page'
+case_ 'an Ascend profile: the Operator page (op type, core type), the HCCL tables and the Memory page'
 A=$DATA/ascend/msinsight_gpt3_rank0_ascend_pt
 page asc.html "$A"
 expect_stdout <<'END'
-sections: overview kernels operators memory
+sections: overview kernels operators distributed memory
 overview: charts 2, figures 2, findings 1, tables 3
 kernels: charts 2, figures 2, tables 2
 operators: charts 2, figures 2, tables 3
+distributed: tables 3
 memory: charts 1, figures 1, tables 4
-rows with a rank: 29
+rows with a rank: 63
+END
+grep -o '<h3>[^<]*(communication[^<]*</h3>' asc.html >"$OUT_STDOUT"
+expect_stdout <<'END'
+<h3>HCCL operations (communication.json)</h3>
+<h3>Bandwidth per transport (communication.json)</h3>
+<h3>Links (communication_matrix.json)</h3>
 END
 # vprof kernels --by core --include memcpy,memset,sync's totals and instances
 vp report -q -f csv --table op_cores "$A"
@@ -238,6 +245,30 @@ expect_stdout_has 'hcom_broadcast_,14.8,5517725,2'
 keep ar.json report -q -f json "$A"
 keep am.json memory -q -f json "$A"
 same_tables ar.json am.json:npu_memory am.json:operators_at_peak am.json:npu_module_mem
+# the Distributed section: vprof comm DIR's tables of communication.json
+# and communication_matrix.json, read by the same function (one rank, no
+# trace: no per-rank comm table)
+vp comm -q -f json "$A"
+cp "$OUT_STDOUT" ac.json
+same_tables ar.json ac.json:hccl_ops ac.json:hccl_bandwidth ac.json:hccl_links
+vp report -q -f csv --table hccl_bandwidth "$A"
+expect_stdout <<'END'
+Rank,Step,Kind,Transport,Ops,Transit Size (B),Transit Time (ns),Bandwidth (GB/s),Packets,Large Packet Ratio
+0,step2,p2p,RDMA,1,20971520,863815,24.2778,1,1.0000
+0,step2,collective,RDMA,5,131072812,5410613,24.2251,6,0.3333
+0,step2,collective,HCCS,11,1321321036,70173995,18.8292,77,0.0000
+0,step2,collective,SDMA,11,1321321036,70173995,18.8292,,
+END
+cp "$OUT_STDOUT" hb.csv
+vp comm -q -f csv --table hccl_bandwidth "$A"
+expect_stdout_file hb.csv
+vp report -q -f csv --table hccl_links "$A"
+expect_stdout_has 'step2,collective,0,1,RDMA,1,131072000,5372143,24.3985'
+cp "$OUT_STDOUT" hl.csv
+vp comm -q -f csv --table hccl_links "$A"
+expect_stdout_file hl.csv
+vp report -q -f csv --table comm "$A"
+expect_status 2
 # step_trace_time read from its CSV (no trace_view.json): vprof steps'
 # row, a stacked bar of Computing, Communication(Not Overlapped), Free
 vp report -q -f csv --table step_trace_time "$A"
@@ -271,12 +302,13 @@ R2=$DATA/ascend/run2
 # without memory files: no Memory page, no error
 page r2.html "$R2"
 expect_stdout <<'END'
-sections: overview kernels operators memory
+sections: overview kernels operators distributed memory
 overview: charts 4, figures 4, findings 1, tables 4
 kernels: charts 2, figures 2, tables 2
 operators: charts 2, figures 2, tables 3
+distributed: charts 2, figures 2, tables 4
 memory: 
-rows with a rank: 6
+rows with a rank: 8
 END
 # step_trace_time from the traces' Overlap Analysis slices, with the stage
 # rows: vprof steps DIR's (and the generator's expected_step_trace_time.csv)
@@ -304,6 +336,37 @@ cp "$OUT_STDOUT" s2.json
 vp kernels -q -f json --by type,core --include memcpy,memset,sync --top 20 "$R2"
 cp "$OUT_STDOUT" k2.json
 same_tables r2.json s2.json:steps s2.json:step_trace_time k2.json:op_statistics=kernels
+# the Distributed section: vprof comm DIR's tables from the traces' HCCL
+# tasks, on the same reading (vp_comm_observe rides it)
+vp comm -q -f json "$R2"
+cp "$OUT_STDOUT" c2.json
+same_tables r2.json c2.json:comm c2.json:collectives c2.json:spread c2.json:stragglers
+# Computing + Comm Exposed + Free = Span: 8668267 + 5295098 + 4278561 = 18241926
+vp report -q -f csv --table comm "$R2"
+expect_stdout <<'END'
+Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
+0,18241926,8668267,8254589,2959491,5295098,4278561,4278561,35.85,29.42
+1,18136533,9018423,8147616,3105820,5041796,4076314,4076314,38.12,28.01
+END
+# algbw = bytes / time (33554432 B / 11222205 ns = 2.99 GB/s); busbw on 2
+# ranks: all-reduce x 2(n-1)/n = 1, all-gather x (n-1)/n = 1/2
+vp report -q -f csv --table collectives "$R2"
+expect_stdout <<'END'
+Collective,Group,Size,Stream,Count,Total Time (ns),Exposed (ns),Bytes (B),Algbw (GB/s),Busbw (GB/s)
+AllReduce,,2,0,4,11222205,5156894,33554432,2.99,2.99
+AllGather,,2,0,4,3840000,3840000,16777216,4.37,2.18
+Recv,,2,0,2,740000,740000,1048576,1.42,1.42
+Send,,2,0,2,600000,600000,1048576,1.75,1.75
+END
+cp "$OUT_STDOUT" coll2.csv
+vp comm -q -f csv --table collectives "$R2"
+expect_stdout_file coll2.csv
+vp report -q -f csv --table stragglers "$R2"
+expect_stdout <<'END'
+Step,Collectives,Straggler,Its Wait (ns),Max Wait (ns),Waiting Rank
+1,3,1,190000,258731,0
+2,3,1,190000,228242,0
+END
 
 case_ 'standard input: read once, as summary reads it'
 keep stdin.json report -q -f json --table run - <"$R0"
@@ -316,6 +379,20 @@ vp report -o bad.html bad.json
 expect_status 3
 expect_stderr_has 'bad.json'
 ls -A | grep -c '^bad.html' >"$OUT_STDOUT"
+expect_stdout <<'END'
+0
+END
+
+case_ 'a damaged communication.json: exit 3 naming it and the offset, no page left'
+mkdir -p hb/ASCEND_PROFILER_OUTPUT
+cp "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt/profiler_info_0.json" hb/
+cp "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" hb/ASCEND_PROFILER_OUTPUT/
+head -c 500 "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json" \
+    >hb/ASCEND_PROFILER_OUTPUT/communication.json
+vp report -o hb.html hb
+expect_status 3
+expect_stderr_has 'hb/ASCEND_PROFILER_OUTPUT/communication.json: invalid JSON near byte 494'
+ls -A | grep -c '^hb.html' >"$OUT_STDOUT"
 expect_stdout <<'END'
 0
 END
