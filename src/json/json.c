@@ -165,8 +165,12 @@ int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_j
      * bracket stack needed. */
     const char *p = vp_json_ws(*pp, end);
     if (p < end && ((unsigned)(*p - '0') < 10 || *p == '-')) {
-        *pp = p;
-        return vp_json_skip_number(pp, end, out);
+        /* Only an answer moves *pp: a number cut by the end of the buffer
+         * is read again from the same place when more input comes. */
+        int r = vp_json_skip_number(&p, end, out);
+        if (r == VP_JSON_OK)
+            *pp = p;
+        return r;
     }
     if (p < end && *p == '"') {
         vp_span s;

@@ -214,6 +214,29 @@ static void test_cut_at_every_byte(void **state)
     }
 }
 
+/* A number after whitespace, cut by the end of the buffer: more input is
+ * needed and nothing moved, so that the caller reads it again from the
+ * same place (fuzz_json found the whitespace skipped on MORE). */
+static void test_cut_number_keeps_place(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {" -92233720368547758", "  7", "\n\t12345678901", "-"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        const char *buf = texts[i], *p = buf;
+        vp_span out;
+        vp_json_fail fail;
+        assert_int_equal(vp_json_skip(&p, buf + strlen(buf), 0, &out, &fail), VP_JSON_MORE);
+        assert_ptr_equal(p, buf);
+    }
+    const char *buf = "  42,", *p = buf;
+    vp_span out;
+    vp_json_fail fail;
+    assert_int_equal(vp_json_skip(&p, buf + 5, 0, &out, &fail), VP_JSON_OK);
+    assert_ptr_equal(p, buf + 4);
+    assert_ptr_equal(out.p, buf + 2);
+    assert_int_equal(out.n, 2);
+}
+
 /* Every byte of a well-formed value replaced by each byte that matters to
  * the grammar or the classes, one at a time: every variant gives scalar's
  * span or error. */
@@ -307,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_backslash_runs_across_edges),
         cmocka_unit_test(test_odd_bytes_every_position),
         cmocka_unit_test(test_cut_at_every_byte),
+        cmocka_unit_test(test_cut_number_keeps_place),
         cmocka_unit_test(test_single_byte_faults),
         cmocka_unit_test(test_malformed_args_messages),
         cmocka_unit_test(test_depth_limit),
