@@ -160,20 +160,22 @@ void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
     int is_oom = ev->name.n == 13 && memcmp(ev->name.p, "[OutOfMemory]", 13) == 0;
     if (!is_mem && !is_oom)
         return;
-    static const char *const keys[] = {"Device Type", "Device Id", "Bytes", "Total Allocated",
-                                       "Total Reserved", "Ev Idx"};
+    /* in the order Kineto writes them: each member's key is then found
+     * at the first untaken one */
+    static const char *const keys[] = {"Ev Idx", "Device Type", "Device Id", "Bytes",
+                                       "Total Allocated", "Total Reserved"};
     vp_span v[6];
     vp_json_get_many(ev->args, keys, 6, v);
     int ok = ev->has_ts && ev->args.p;
-    int type = (int)num(v[0], &ok), id = (int)num(v[1], &ok);
-    vp_mem_point p = {.ts = ev->ts, .bytes = num(v[2], &ok), .allocated = num(v[3], &ok),
-                      .reserved = num(v[4], &ok)};
+    int type = (int)num(v[1], &ok), id = (int)num(v[2], &ok);
+    vp_mem_point p = {.ts = ev->ts, .bytes = num(v[3], &ok), .allocated = num(v[4], &ok),
+                      .reserved = num(v[5], &ok)};
     if (!ok) {
         m->bad++;
         return;
     }
     int ok_idx = 1;
-    p.order = num(v[5], &ok_idx);
+    p.order = num(v[0], &ok_idx);
     if (!ok_idx)
         p.order = (int64_t)m->events;
     if (is_oom) {

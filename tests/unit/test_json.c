@@ -166,6 +166,18 @@ static void test_json_int(void **state)
     int_ok("9223372036854775807", INT64_MAX);
     int_ok("-9223372036854775808", INT64_MIN);
     int_ok("\"2568503\"", 2568503);
+    /* eight digits at a time: runs of 8, 9, 16, 17 and 18, all nines,
+     * leading zeros, a non-digit at the eighth byte, a [memory] total */
+    int_ok("12345678", 12345678);
+    int_ok("99999999", 99999999);
+    int_ok("-987654321", -987654321);
+    int_ok("9999999999999999", 9999999999999999);
+    int_ok("10000000000000001", 10000000000000001);
+    int_ok("999999999999999999", 999999999999999999);
+    int_ok("000000001234", 1234);
+    int_ok("12782141440", 12782141440);
+    int_ok("1234567.0", 1234567);
+    int_bad("1234567a9");
     /* Hex strings (ROCm's "stream": "0x0"). */
     int_ok("\"0x1a\"", 26);
     int_ok("0x1a", 26);
