@@ -92,12 +92,6 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
 /* The op at each peak of the first trace's [memory] events, as vprof
  * memory TRACE finds it: a second reading of that trace alone, and only
  * when it has such events. */
-static void find_peak_ops(vp_report_run *r, const char *input)
-{
-    vp_trace_pass_opts o = {.partial = r->o.partial, .no_progress = !r->o.progress, .rank = -1};
-    vp_memevents_find_ops(r->timeline, input, &o);
-}
-
 int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *err)
 {
     int ascend = strcmp(input, "-") != 0 &&
@@ -109,8 +103,6 @@ int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *
                                             : vp_run_add_file(r->run, input, (long)i, &r->o, err);
     if (!ascend)
         vp_gpu_pass_ride(was);
-    if (rc == 0 && i == 0 && r->timeline && strcmp(input, "-") != 0)
-        find_peak_ops(r, input);
     vp_memevents_free(g.mem);
     if (rc == 0)
         return VP_EXIT_OK;
