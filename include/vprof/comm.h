@@ -80,6 +80,10 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
  * adds its collectives to the groups.  selected_only: the step time counts
  * only the steps a range selected.  Forgets the file's records. */
 void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *r, int selected_only);
+/* The two above for one file read: a new rank row with its path and rank,
+ * filled from w.  Returns the row. */
+vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank,
+                               int selected_only);
 
 /* An Ascend rank's communication.json (matrix 0: its operations, given
  * the rank when the file names none) or communication_matrix.json

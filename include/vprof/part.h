@@ -45,6 +45,9 @@ const char *vp_get_str(vp_rd *r, size_t *n);
  * the same bytes, and no input vprof reads gives one.  It is damage: NULL,
  * with *n 0 and r bad. */
 const char *vp_get_cstr(vp_rd *r, size_t *n);
+/* vp_get_cstr's string as a new C string (vp_strndup); NULL when r is
+ * bad, before or by this string. */
+char *vp_get_cstr_dup(vp_rd *r);
 /* A count of items that take at least min_bytes each: bad when the rest
  * of the partial cannot hold that many, which bounds any allocation. */
 size_t vp_get_count(vp_rd *r, size_t min_bytes);

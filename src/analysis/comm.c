@@ -616,3 +616,13 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
     c->have_comm_json = 1;
     return rc;
 }
+
+vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank,
+                               int selected_only)
+{
+    vp_comm_rank *r = vp_comm_new_rank(c);
+    r->path = vp_strdup(path);
+    r->rank = rank;
+    vp_comm_add_rank(c, w, r, selected_only);
+    return r;
+}

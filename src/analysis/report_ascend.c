@@ -67,10 +67,7 @@ static void asc_done(void *ctx, vp_gpu_pass *p)
         b->stt_source = vp_stt_trace_source(slices);
     }
     vp_breakdown_add_steps(b, &p->w, p->pass.rank, sel);
-    vp_comm_rank *rr = vp_comm_new_rank(&g->r->m);
-    rr->path = vp_strdup(g->path);
-    rr->rank = p->pass.rank;
-    vp_comm_add_rank(&g->r->m, &p->w, rr, sel);
+    vp_comm_add_file(&g->r->m, &p->w, g->path, p->pass.rank, sel);
     if (g->kernels) {
         vp_kernels_trace_end(&g->ops);
         vp_kernels_trace_end(&g->classes);
@@ -201,13 +198,6 @@ void vp_report_run_save_ascmem(const vp_report_run *r, vp_buf *out)
     }
 }
 
-static char *get_cstr(vp_rd *rd)
-{
-    size_t n;
-    const char *s = vp_get_cstr(rd, &n);
-    return s ? vp_strndup(s, n) : NULL;
-}
-
 static int merge_mem(vp_rd *rd, vp_asc_mem *m)
 {
     size_t n = vp_get_count(rd, 5);
@@ -217,8 +207,8 @@ static int merge_mem(vp_rd *rd, vp_asc_mem *m)
     m->cap = n;
     for (size_t i = 0; i < n && !rd->bad; i++) {
         vp_asc_mem_series *s = &m->s[m->n++];
-        s->component = get_cstr(rd);
-        s->device = get_cstr(rd);
+        s->component = vp_get_cstr_dup(rd);
+        s->device = vp_get_cstr_dup(rd);
         s->peak_alloc = vp_get_u64(rd);
         s->peak_reserved = vp_get_u64(rd);
         size_t np = vp_get_count(rd, 4);
@@ -258,8 +248,8 @@ static int merge_rank(vp_rd *rd, vp_asc_rankmem *m)
     m->ops = vp_calloc(n ? n : 1, sizeof *m->ops);
     for (size_t k = 0; k < n && !rd->bad; k++) {
         vp_asc_opmem *o = &m->ops[m->nops++];
-        o->name = get_cstr(rd);
-        o->device = get_cstr(rd);
+        o->name = vp_get_cstr_dup(rd);
+        o->device = vp_get_cstr_dup(rd);
         o->size = vp_get_i64(rd);
         o->alloc = vp_get_i64(rd);
         o->release = vp_get_i64(rd);
@@ -279,7 +269,7 @@ int vp_report_run_merge_ascmem(vp_report_run *r, vp_rd *rd)
         return 0;
     vp_report_run one;
     memset(&one, 0, sizeof one);
-    one.ascmem_path = get_cstr(rd);
+    one.ascmem_path = vp_get_cstr_dup(rd);
     size_t n = vp_get_count(rd, 5);
     int rc = one.ascmem_path && !rd->bad ? 0 : -1;
     if (rc == 0)

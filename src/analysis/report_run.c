@@ -78,10 +78,7 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     vp_report_run *r = g->r;
     int sel = r->o.steps_given;
     vp_breakdown_add_steps(&r->b, &p->w, p->pass.rank, sel);
-    vp_comm_rank *rr = vp_comm_new_rank(&r->m);
-    rr->path = vp_strdup(g->path);
-    rr->rank = p->pass.rank;
-    vp_comm_add_rank(&r->m, &p->w, rr, sel);
+    vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank, sel);
     vp_kernels_trace_end(&g->kt);
     if (g->mem && g->mem->events && !r->timeline) {
         r->timeline = g->mem;

@@ -70,19 +70,6 @@ void vp_stt_save(const vp_stt *s, const char *source, vp_buf *b)
     }
 }
 
-/* A string of a partial as a C string; NULL (and bad) when it holds a
- * NUL byte. */
-static char *get_cstr(vp_rd *r)
-{
-    size_t len;
-    const char *t = vp_get_str(r, &len);
-    if (r->bad || memchr(t, 0, len)) {
-        r->bad = 1;
-        return NULL;
-    }
-    return vp_strndup(t, len);
-}
-
 int vp_stt_merge(vp_stt *s, const char **source, vp_rd *r)
 {
     uint64_t src = vp_get_u64(r);
@@ -104,14 +91,14 @@ int vp_stt_merge(vp_stt *s, const char **source, vp_rd *r)
         row->is_stage = vp_get_u64(r) != 0;
         row->rank = (long)vp_get_i64(r);
         if (vp_get_u64(r))
-            row->index = get_cstr(r);
+            row->index = vp_get_cstr_dup(r);
         row->device = vp_get_i64(r);
         for (int k = 0; k < VP_STT_COUNT; k++)
             row->v[k] = vp_get_i64(r);
         row->have = (unsigned)vp_get_u64(r);
     }
     if (vp_get_u64(r)) {
-        char *note = get_cstr(r);
+        char *note = vp_get_cstr_dup(r);
         if (note) {
             free(s->note_own);
             s->note = s->note_own = note;
@@ -124,7 +111,7 @@ int vp_stt_merge(vp_stt *s, const char **source, vp_rd *r)
         s->groups_from = (int)from;
     size_t ng = vp_get_count(r, 3);
     for (size_t i = 0; i < ng && !r->bad; i++) {
-        char *id = get_cstr(r), *name = get_cstr(r);
+        char *id = vp_get_cstr_dup(r), *name = vp_get_cstr_dup(r);
         size_t nr = vp_get_count(r, 1);
         long *ranks = vp_malloc((nr + 1) * sizeof *ranks);
         for (size_t k = 0; k < nr; k++)
@@ -213,10 +200,10 @@ int vp_hccl_merge(vp_hccl *h, int *have_comm, int *have_matrix, vp_rd *r)
         }
         vp_hccl_op *op = &h->ops[h->nops++];
         memset(op, 0, sizeof *op);
-        op->step = get_cstr(r);
-        op->kind = get_cstr(r);
-        op->name = get_cstr(r);
-        op->group = get_cstr(r);
+        op->step = vp_get_cstr_dup(r);
+        op->kind = vp_get_cstr_dup(r);
+        op->name = vp_get_cstr_dup(r);
+        op->group = vp_get_cstr_dup(r);
         op->rank = (long)vp_get_i64(r);
         op->total = vp_get_u64(r) != 0;
         op->start = vp_get_i64(r);
@@ -262,9 +249,9 @@ int vp_hccl_merge(vp_hccl *h, int *have_comm, int *have_matrix, vp_rd *r)
         }
         vp_hccl_link *l = &h->links[h->nlinks++];
         memset(l, 0, sizeof *l);
-        l->step = get_cstr(r);
-        l->kind = get_cstr(r);
-        l->op = get_cstr(r);
+        l->step = vp_get_cstr_dup(r);
+        l->kind = vp_get_cstr_dup(r);
+        l->op = vp_get_cstr_dup(r);
         l->src = (long)vp_get_i64(r);
         l->dst = (long)vp_get_i64(r);
         size_t len;

@@ -108,11 +108,8 @@ static int read_file(comm *c, const char *path)
         return VP_EXIT_INPUT;
     }
     vp_gpu_pass_warn(&p);
-    vp_comm_rank *rr = vp_comm_new_rank(&c->m);
-    rr->path = vp_strdup(path);
-    rr->rank = p.pass.rank;
     size_t ncoll = c->m.file_colls, nrpc = c->m.file_rpcs;
-    vp_comm_add_rank(&c->m, &p.w, rr, c->common.has_steps);
+    vp_comm_rank *rr = vp_comm_add_file(&c->m, &p.w, path, p.pass.rank, c->common.has_steps);
     if (vp_npu_tracks_seen(p.w.npu) || p.w.nslices) {
         int slices = vp_stt_from_work(&p.w, rr->rank, c->common.has_steps, &c->m.stt);
         c->m.stt_source = vp_stt_trace_source(slices);

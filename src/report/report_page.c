@@ -200,21 +200,25 @@ static const block BASELINE[] = {
 };
 
 /* The page's sections, in order: each is there when the table it needs
- * is (with at least min_rows rows: Distributed needs two ranks), but
- * Memory (needs NULL), always there, which says why it is empty. */
+ * is (with at least min_rows rows: Distributed needs two ranks), or any
+ * table of or_any is (an Ascend profile's HCCL files, vprof comm DIR's
+ * tables, make Distributed with one rank too), but Memory (needs NULL),
+ * always there, which says why it is empty. */
 static const struct section {
     const char *id, *title, *needs;
     size_t min_rows;
+    const char *const *or_any;
     const block *blocks;
     size_t n;
 } SECTIONS[] = {
-#define SECTION(id, title, needs, min_rows, b) {id, title, needs, min_rows, b, sizeof b / sizeof *b}
-    SECTION("overview", "Overview", "run", 0, OVERVIEW),
-    SECTION("kernels", "Kernels", "top_kernels", 0, KERNELS),
-    SECTION("operators", "Operators", "op_types", 0, OPERATORS),
-    SECTION("distributed", "Distributed", "comm", 2, DISTRIBUTED),
-    SECTION("memory", "Memory", NULL, 0, MEMORY),
-    SECTION("baseline", "Baseline", "baseline_metrics", 0, BASELINE),
+#define SECTION(id, title, needs, min_rows, or_any, b) \
+    {id, title, needs, min_rows, or_any, b, sizeof b / sizeof *b}
+    SECTION("overview", "Overview", "run", 0, NULL, OVERVIEW),
+    SECTION("kernels", "Kernels", "top_kernels", 0, NULL, KERNELS),
+    SECTION("operators", "Operators", "op_types", 0, NULL, OPERATORS),
+    SECTION("distributed", "Distributed", "comm", 2, COLS("hccl_ops", "hccl_links"), DISTRIBUTED),
+    SECTION("memory", "Memory", NULL, 0, NULL, MEMORY),
+    SECTION("baseline", "Baseline", "baseline_metrics", 0, NULL, BASELINE),
 #undef SECTION
 };
 
@@ -225,10 +229,10 @@ static int shown(const page *p, const struct section *s)
     const vp_table *t = s->needs ? find(p, s->needs) : NULL;
     if (!s->needs || (t && vp_table_rows(t) >= s->min_rows))
         return 1;
-    /* An Ascend profile's HCCL files (communication.json,
-     * communication_matrix.json: vprof comm DIR's tables) are distributed
-     * with one rank too. */
-    return s->blocks == DISTRIBUTED && (find(p, "hccl_ops") || find(p, "hccl_links"));
+    for (const char *const *o = s->or_any; o && *o; o++)
+        if (find(p, *o))
+            return 1;
+    return 0;
 }
 
 /* A section: its blocks; Memory's with the chart on top (memory_svg),

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "vprof/part.h"
+#include "vprof/util.h"
 
 /* Eight bytes, like PNG's: a text-mode transfer that turns \n into \r\n
  * or stops at ^Z damages them visibly. */
@@ -113,6 +114,13 @@ const char *vp_get_cstr(vp_rd *r, size_t *n)
         return NULL;
     }
     return s;
+}
+
+char *vp_get_cstr_dup(vp_rd *r)
+{
+    size_t n;
+    const char *s = vp_get_cstr(r, &n);
+    return r->bad ? NULL : vp_strndup(s, n);
 }
 
 size_t vp_get_count(vp_rd *r, size_t min_bytes)
