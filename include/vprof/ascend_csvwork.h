@@ -25,6 +25,8 @@ typedef struct vp_asc_csv_work {
     size_t nsteps;
     uint64_t no_start;   /* tasks without a Start Time: left out, their time unknown */
     uint64_t skipped;    /* rows without a duration (vp_asc_read_kernels) */
+    long *ids;           /* while reading: per event, its Step Id, -1 when none */
+    size_t cap;
 } vp_asc_csv_work;
 
 /* Reads path (kernel_details.csv or op_summary): each task with a start
@@ -35,6 +37,15 @@ typedef struct vp_asc_csv_work {
  * a range that keeps none warns as kernels does.  0, or -1 with err. */
 int vp_asc_csv_work_read(const char *path, const vp_step_range *range, vp_asc_csv_work *out,
                          vp_error *err);
+
+/* The same from a reading of the caller's that others take the rows of
+ * too (vprof report: kernels' models): begin, vp_asc_csv_work_take (ctx:
+ * out) for every row vp_asc_read_kernels gives, end after the whole
+ * reading (skipped is the caller's to set); free in any case. */
+struct vp_asc_kernel;
+void vp_asc_csv_work_begin(vp_asc_csv_work *out);
+void vp_asc_csv_work_take(void *out, const struct vp_asc_kernel *k);
+void vp_asc_csv_work_end(vp_asc_csv_work *out, const vp_step_range *range, const char *path);
 void vp_asc_csv_work_free(vp_asc_csv_work *c);
 
 #endif

@@ -52,4 +52,21 @@ typedef void (*vp_asc_db_work_fn)(void *ctx, int64_t device, size_t ndevices, vp
                                   const char *const *names);
 int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *err);
 
+/* One reading of a DB for several consumers (vprof report: kernels'
+ * models, the run's metrics, step_trace_time): opened once, STEP_TIME
+ * read once; the kernel rows to rows (as vp_asc_db_read_kernels gives
+ * them, skipped counted) when rows is not NULL, then each device's work
+ * to fn (as vp_asc_db_work) when fn is not NULL.  0, or -1 with err. */
+int vp_asc_db_read(const char *path, void (*rows)(void *ctx, const vp_asc_kernel *k),
+                   void *rows_ctx, uint64_t *skipped, vp_asc_db_work_fn fn, void *ctx,
+                   vp_error *err);
+
+/* vp_asc_db_stt's rows of one device's work, resolved (vp_gpuwork_resolve
+ * with the range whose steps selected_only keeps): the rank's, or with
+ * several devices the device's as its rank; their note is
+ * vp_asc_db_stt_note. */
+void vp_asc_db_stt_work(vp_gpuwork *w, int64_t device, size_t ndevices, long rank,
+                        int selected_only, vp_stt *out);
+extern const char vp_asc_db_stt_note[];
+
 #endif

@@ -77,6 +77,17 @@ int vp_asc_is_dir(const char *path);
 int vp_asc_scan(const char *path, vp_asc_run *run, vp_error *err);
 void vp_asc_run_free(vp_asc_run *run);
 
+/* vp_asc_scan, each directory once per command: the first call for a
+ * path scans it (listing it and sniffing every file), the next ones (the
+ * same path string, in this process or a worker forked after) get a copy
+ * of what it found, until vp_asc_scan_forget.  A command resolves its
+ * operands (vp_inputs_expand: is a directory an Ascend profile?) and
+ * then reads them (the run's metrics, vprof summary's and report's);
+ * both ask here, so the directory is scanned once.  Failures are not
+ * kept. */
+int vp_asc_scan_once(const char *path, vp_asc_run *run, vp_error *err);
+void vp_asc_scan_forget(void);
+
 /* vp_asc_scan for a command that reads ranks: a run without a rank
  * directory (only a cluster_analysis_output) is an error too, "PATH: no
  * rank directory (NEEDS)", with nothing left to free. */

@@ -29,6 +29,10 @@ typedef struct vp_asc_kernel {
  * *skipped counts rows without a duration.  0, or -1 with err. */
 int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k), void *ctx,
                         uint64_t *skipped, vp_error *err);
+/* The same for a file the caller knows to be a CSV (a scan sniffed it):
+ * no second look at its first bytes. */
+int vp_asc_read_kernels_csv(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k),
+                            void *ctx, uint64_t *skipped, vp_error *err);
 
 /* ---- op_statistic.csv ---- */
 
@@ -79,5 +83,7 @@ int vp_asc_read_apistat(const char *path, void (*fn)(void *ctx, const vp_asc_api
  * with rank = default_rank for a per-rank file.  An SQLite export is read
  * with vp_asc_db_stt (no step range).  0, or -1 with err. */
 int vp_stt_read(const char *path, long default_rank, vp_stt *out, vp_error *err);
+/* vp_stt_read of a file the caller knows to be a CSV. */
+int vp_stt_read_csv(const char *path, long default_rank, vp_stt *out, vp_error *err);
 
 #endif

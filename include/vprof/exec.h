@@ -90,7 +90,9 @@ typedef struct vp_inputs {
  * reach the same file (same device and inode: a name given twice, a
  * symbolic link and its target, a directory and a file in it) are refused
  * (err status 2, naming both: its events would be counted twice).
- * Returns 0, or -1 with err set and out empty. */
+ * Returns 0, or -1 with err set and out empty.  The scans of the Ascend
+ * directories are kept for their readers (vp_asc_scan_once) until
+ * vp_inputs_free. */
 int vp_inputs_expand(char *const *args, size_t n, vp_inputs *out, vp_error *err);
 void vp_inputs_free(vp_inputs *in);
 

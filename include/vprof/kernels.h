@@ -126,6 +126,30 @@ struct vp_asc_rank;
 int vp_kernels_read_asc_rank(vp_kernels *const *ks, size_t nk, const struct vp_asc_rank *r,
                              const char **trace, vp_error *err);
 
+/* The file vp_kernels_read_asc_rank reads for the rank: its
+ * kernel_details.csv (op_summary), else its trace, else its DB, else its
+ * op_statistic.csv; NULL with err set when it has none. */
+const char *vp_kernels_asc_file(const struct vp_asc_rank *r, vp_error *err);
+
+/* A rank's kernel_details.csv (op_summary) or DB read by the caller for
+ * nk models (at most VP_KERNELS_TEE), as vp_kernels_read_asc_rank reads
+ * it, while others take its rows too (vprof report: the run's metrics
+ * take the same rows as device work): begin (rank: the rank's files'
+ * rank, -1 to let the rows or the position say), give
+ * vp_kernels_rows_take (ctx: rows) every row vp_asc_read_kernels gives,
+ * end after the whole reading with the rows it skipped. */
+struct vp_asc_kernel;
+typedef struct vp_kernels_rows {
+    vp_kernels *const *ks;
+    size_t nk;
+    size_t file[VP_KERNELS_TEE];
+    uint64_t rows[VP_KERNELS_TEE];
+} vp_kernels_rows;
+void vp_kernels_rows_begin(vp_kernels_rows *rows, vp_kernels *const *ks, size_t nk,
+                           const char *path, long rank);
+void vp_kernels_rows_take(void *rows, const struct vp_asc_kernel *k);
+void vp_kernels_rows_end(vp_kernels_rows *rows, const char *path, uint64_t skipped);
+
 /* One trace read by a pass of the caller's (vprof/tracepass.h), which
  * other analyses may observe too (vprof report): begin before the
  * reading (pass need not be open yet), give vp_kernels_trace_observe

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vprof/ascend_files.h"
+#include "vprof/ascend_db.h"
 #include "vprof/ascend_summaries.h"
 #include "vprof/ascend_tracks.h"
 #include "vprof/kernels.h"
@@ -400,14 +401,9 @@ static int read_trace(vp_kernels *k, const char *path, vp_error *err)
 
 /* kernel_details.csv / op_summary rows as kernels, into each model of
  * the reading (one reading of the file for them all). */
-typedef struct csv_ctx {
-    vp_kernels *const *ks;
-    size_t nk;
-    size_t file[VP_KERNELS_TEE];
-    uint64_t rows[VP_KERNELS_TEE];
-} csv_ctx;
+typedef vp_kernels_rows csv_ctx;
 
-static void take_row(void *ctx, const vp_asc_kernel *r)
+void vp_kernels_rows_take(void *ctx, const vp_asc_kernel *r)
 {
     csv_ctx *cc = ctx;
     size_t tn = strlen(r->core);
@@ -501,19 +497,46 @@ static csv_ctx csv_begin(vp_kernels *const *ks, size_t nk, const char *path)
     return cc;
 }
 
-static int read_csv(vp_kernels *const *ks, size_t nk, const char *path, vp_error *err)
+void vp_kernels_rows_begin(vp_kernels_rows *rows, vp_kernels *const *ks, size_t nk,
+                           const char *path, long rank)
 {
-    csv_ctx cc = csv_begin(ks, nk, path);
-    uint64_t skipped = 0;
-    if (vp_asc_read_kernels(path, take_row, &cc, &skipped, err) != 0)
-        return VP_EXIT_INPUT;
-    for (size_t m = 0; m < cc.nk; m++) {
-        if (ks[m]->o.steps)
-            resolve_csv_steps(ks[m], path);
+    for (size_t m = 0; m < nk && m < VP_KERNELS_TEE; m++)
+        ks[m]->rank_override = rank;
+    *rows = csv_begin(ks, nk, path);
+}
+
+void vp_kernels_rows_end(vp_kernels_rows *cc, const char *path, uint64_t skipped)
+{
+    for (size_t m = 0; m < cc->nk; m++) {
+        vp_kernels *k = cc->ks[m];
+        if (k->o.steps)
+            resolve_csv_steps(k, path);
         /* the skipped rows are said once */
-        csv_done(ks[m], cc.file[m], path, m ? 0 : skipped, "without a duration", cc.rows[m],
+        csv_done(k, cc->file[m], path, m ? 0 : skipped, "without a duration", cc->rows[m],
                  "kernel");
+        k->rank_override = -1;
     }
+}
+
+/* kind: VP_ASC_DB or VP_ASC_KERNELS when a scan told, else
+ * VP_ASC_UNKNOWN (the file's first bytes tell). */
+static int read_csv(vp_kernels *const *ks, size_t nk, const char *path, vp_asc_file kind,
+                    long rank, vp_error *err)
+{
+    csv_ctx cc;
+    vp_kernels_rows_begin(&cc, ks, nk, path, rank);
+    uint64_t skipped = 0;
+    int rc = kind == VP_ASC_DB ? vp_asc_db_read_kernels(path, vp_kernels_rows_take, &cc,
+                                                        &skipped, err)
+             : kind == VP_ASC_KERNELS
+                 ? vp_asc_read_kernels_csv(path, vp_kernels_rows_take, &cc, &skipped, err)
+                 : vp_asc_read_kernels(path, vp_kernels_rows_take, &cc, &skipped, err);
+    if (rc != 0) {
+        for (size_t m = 0; m < cc.nk; m++)
+            ks[m]->rank_override = -1;
+        return VP_EXIT_INPUT;
+    }
+    vp_kernels_rows_end(&cc, path, skipped);
     return VP_EXIT_OK;
 }
 
@@ -535,24 +558,34 @@ static int read_opstat(vp_kernels *const *ks, size_t nk, const char *path, vp_er
     return VP_EXIT_OK;
 }
 
+const char *vp_kernels_asc_file(const vp_asc_rank *r, vp_error *err)
+{
+    vp_error need = {0};
+    const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &need);
+    if (!f)
+        f = r->files[VP_ASC_OP_STATISTIC];
+    if (!f)
+        *err = need;
+    return f;
+}
+
 int vp_kernels_read_asc_rank(vp_kernels *const *ks, size_t nk, const vp_asc_rank *r,
                              const char **trace, vp_error *err)
 {
     *trace = NULL;
-    vp_error need = {0};
-    const char *f = vp_asc_need(r, VP_ASC_KERNELS, VP_ASC_TRACE, &need);
-    const char *stat = f ? NULL : r->files[VP_ASC_OP_STATISTIC];
-    if (!f && !stat) {
-        *err = need;
+    const char *f = vp_kernels_asc_file(r, err);
+    if (!f)
         return VP_EXIT_INPUT;
-    }
-    if (!stat && f == r->files[VP_ASC_TRACE]) {
+    if (f == r->files[VP_ASC_TRACE]) {
         *trace = f;
         return VP_EXIT_OK;
     }
+    if (f != r->files[VP_ASC_OP_STATISTIC])
+        return read_csv(ks, nk, f, f == r->files[VP_ASC_DB] ? VP_ASC_DB : VP_ASC_KERNELS,
+                        r->rank, err);
     for (size_t m = 0; m < nk; m++)
         ks[m]->rank_override = r->rank;
-    int status = stat ? read_opstat(ks, nk, stat, err) : read_csv(ks, nk, f, err);
+    int status = read_opstat(ks, nk, f, err);
     for (size_t m = 0; m < nk; m++)
         ks[m]->rank_override = -1;
     return status;
@@ -587,7 +620,7 @@ int vp_kernels_read(vp_kernels *k, const char *input, size_t position, vp_error 
         return read_ascend_dir(k, input, err);
     vp_asc_file kind = strcmp(input, "-") == 0 ? VP_ASC_UNKNOWN : vp_asc_sniff(input);
     if (kind == VP_ASC_KERNELS || kind == VP_ASC_DB)
-        return read_csv(&k, 1, input, err);
+        return read_csv(&k, 1, input, kind, -1, err);
     if (kind == VP_ASC_OP_STATISTIC)
         return read_opstat(&k, 1, input, err);
     if (kind != VP_ASC_UNKNOWN && kind != VP_ASC_TRACE) {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/ascend_csvwork.h"
+#include "vprof/ascend_db.h"
 #include "vprof/ascend_files.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_partial.h"
@@ -74,35 +76,113 @@ static void asc_done(void *ctx, vp_gpu_pass *p)
     }
 }
 
-/* One rank: the run's metrics with the riders, kernels' file, comm's
- * communication.json and communication_matrix.json, and the
- * step_trace_time.csv (or DB) steps reads when there is no trace. */
+/* A rank without a trace: its DB, else its kernel_details.csv, read once
+ * for the run's metrics, kernels' models when the file is theirs too
+ * (vp_kernels_asc_file), and, from a DB that is the rank's
+ * step_trace_time too, its rows from the same device work. */
+typedef struct asc_file {
+    vp_report_run *r;
+    const vp_asc_rank *k;
+    vp_kernels_rows rows;
+    vp_asc_csv_work csv;
+    int stt;                         /* the DB's step_trace_time rows, from its work */
+} asc_file;
+
+static void file_row(void *ctx, const vp_asc_kernel *row)
+{
+    asc_file *f = ctx;
+    vp_kernels_rows_take(&f->rows, row);
+    vp_asc_csv_work_take(&f->csv, row);
+}
+
+static void db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork *w,
+                      const char *const *names)
+{
+    asc_file *f = ctx;
+    vp_report_run *r = f->r;
+    vp_run_add_db_device(r->run, f->k->rank, &r->o, device, ndevices, w, names);
+    if (f->stt)   /* w resolved by the run, as vp_asc_db_stt resolves it */
+        vp_asc_db_stt_work(w, device, ndevices, f->k->rank, r->o.steps_given, &r->b.stt);
+}
+
+static int read_file(vp_report_run *r, const vp_asc_rank *k, const char *path, int kernels,
+                     int stt, vp_error *err)
+{
+    vp_kernels *ks[2] = {&r->ops, &r->classes};
+    asc_file f = {.r = r, .k = k, .stt = stt};
+    uint64_t skipped = 0;
+    int rc;
+    if (kernels)
+        vp_kernels_rows_begin(&f.rows, ks, 2, path, k->rank);
+    if (path == k->files[VP_ASC_DB]) {
+        rc = vp_asc_db_read(path, kernels ? vp_kernels_rows_take : NULL, &f.rows, &skipped,
+                            db_device, &f, err);
+    } else {   /* kernel_details.csv: always kernels' file when it is the run's */
+        vp_asc_csv_work_begin(&f.csv);
+        rc = vp_asc_read_kernels_csv(path, file_row, &f, &skipped, err);
+        f.csv.skipped = skipped;
+        if (rc == 0)
+            vp_asc_csv_work_end(&f.csv, r->o.steps_given ? &r->o.steps : NULL, path);
+    }
+    if (kernels && rc == 0)
+        vp_kernels_rows_end(&f.rows, path, skipped);
+    else if (kernels)
+        vp_kernels_rows_end(&f.rows, path, 0);   /* the models' state back; err says why */
+    if (rc == 0 && path != k->files[VP_ASC_DB])
+        vp_run_add_csv_work(r->run, k, &f.csv, &r->o);
+    if (path != k->files[VP_ASC_DB])
+        vp_asc_csv_work_free(&f.csv);
+    if (rc == 0 && stt) {
+        r->b.stt.note = vp_asc_db_stt_note;
+        if (!r->b.stt_source)
+            r->b.stt_source = vp_stt_csv_source();
+    }
+    return rc;
+}
+
+/* One rank, each of its files read once: the run's metrics from its
+ * trace with the riders, else from its DB or kernel_details.csv with
+ * kernels' models and step_trace_time on the same reading when it is
+ * their file; kernels' own file when it is another; comm's
+ * communication.json and communication_matrix.json; the
+ * step_trace_time.csv steps reads when there is no trace. */
 static int read_rank(vp_report_run *r, const vp_asc_rank *k, size_t j, vp_error *err)
 {
     vp_kernels *ks[2] = {&r->ops, &r->classes};
+    const char *trace = k->files[VP_ASC_TRACE], *runf = vp_run_ascend_file(k);
+    const char *kfile = vp_kernels_asc_file(k, err);
+    if (!kfile)
+        return -1;
+    vp_error none = {0};
+    const char *stt = trace ? NULL : vp_asc_need(k, VP_ASC_STEP_TRACE, VP_ASC_UNKNOWN, &none);
+    int shared = runf && !trace && kfile == runf;
     const char *ktrace = NULL;
-    if (vp_kernels_read_asc_rank(ks, 2, k, &ktrace, err) != VP_EXIT_OK)
+    if (!shared && vp_kernels_read_asc_rank(ks, 2, k, &ktrace, err) != VP_EXIT_OK)
         return -1;
     if (k->metadata && vp_asc_read_groups(k->metadata, &r->b.stt, err) != 0)
         return -1;
-    asc_riding g = {.r = r, .kernels = ktrace != NULL};
-    vp_gpu_pass_rider rider = {asc_begin, asc_observe, asc_done, &g};
-    const char *trace = k->files[VP_ASC_TRACE];
-    const vp_gpu_pass_rider *was = trace ? vp_gpu_pass_ride(&rider) : NULL;
-    int rc = vp_run_add_ascend_rank(r->run, k, (long)j, &r->o, err);
-    if (trace)
-        vp_gpu_pass_ride(was);
+    int rc;
+    if (runf && !trace) {
+        int stt_here = stt && stt == runf;
+        vp_run_ascend_begin(r->run);
+        rc = read_file(r, k, runf, shared, stt_here, err);
+        if (stt_here)
+            stt = NULL;
+    } else {
+        asc_riding g = {.r = r, .kernels = ktrace != NULL};
+        vp_gpu_pass_rider rider = {asc_begin, asc_observe, asc_done, &g};
+        const vp_gpu_pass_rider *was = trace ? vp_gpu_pass_ride(&rider) : NULL;
+        rc = vp_run_add_ascend_rank(r->run, k, (long)j, &r->o, err);
+        if (trace)
+            vp_gpu_pass_ride(was);
+    }
     if (rc == 0 && k->files[VP_ASC_COMM])
         rc = vp_comm_read_hccl(&r->m, k->files[VP_ASC_COMM], 0, k->rank, err);
     if (rc == 0 && k->files[VP_ASC_MATRIX])
         rc = vp_comm_read_hccl(&r->m, k->files[VP_ASC_MATRIX], 1, k->rank, err);
-    if (rc != 0 || trace)
-        return rc;
-    vp_error none = {0};
-    const char *stt = vp_asc_need(k, VP_ASC_STEP_TRACE, VP_ASC_UNKNOWN, &none);
-    if (!stt)
-        return 0;   /* steps would fail here; the report shows no step_trace_time rows */
-    if (vp_stt_read(stt, k->rank, &r->b.stt, err) != 0)
+    if (rc != 0 || !stt)
+        return rc;   /* without one, steps would fail: no step_trace_time rows */
+    if (vp_stt_read_csv(stt, k->rank, &r->b.stt, err) != 0)   /* a DB was runf */
         return -1;
     if (!r->b.stt_source)
         r->b.stt_source = vp_stt_csv_source();

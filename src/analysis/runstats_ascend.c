@@ -22,16 +22,23 @@ typedef struct db_ctx {
     const vp_run_opts *o;
 } db_ctx;
 
+void vp_run_add_db_device(vp_run *r, long rank, const vp_run_opts *o, int64_t device,
+                          size_t ndevices, vp_gpuwork *w, const char *const *names)
+{
+    r->ascend = 1;
+    for (size_t i = 0; i < w->n; i++) {
+        vp_gpu_ev *g = &w->ev[i];
+        if (g->kind == VP_GPU_KERNEL)
+            g->aux = vp_run_kernel_index(r, (vp_span){names[i], strlen(names[i])}, g->cls);
+    }
+    vp_run_account_work(r, w, 0, ndevices > 1 ? (long)device : rank, device, o);
+}
+
 static void add_db_device(void *ctx, int64_t device, size_t ndevices, vp_gpuwork *w,
                           const char *const *names)
 {
     db_ctx *c = ctx;
-    for (size_t i = 0; i < w->n; i++) {
-        vp_gpu_ev *g = &w->ev[i];
-        if (g->kind == VP_GPU_KERNEL)
-            g->aux = vp_run_kernel_index(c->r, (vp_span){names[i], strlen(names[i])}, g->cls);
-    }
-    vp_run_account_work(c->r, w, 0, ndevices > 1 ? (long)device : c->rank, device, c->o);
+    vp_run_add_db_device(c->r, c->rank, c->o, device, ndevices, w, names);
 }
 
 int vp_run_add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, vp_error *err)
@@ -44,29 +51,36 @@ int vp_run_add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, 
 /* A rank directory with neither trace_view.json nor a DB export: its
  * kernel_details.csv's tasks as its device work (vprof/ascend_csvwork.h),
  * its Step Ids as its steps, which have no time. */
-static int add_csv(vp_run *r, const vp_asc_rank *k, const vp_run_opts *o, vp_error *err)
+void vp_run_add_csv_work(vp_run *r, const vp_asc_rank *k, vp_asc_csv_work *c,
+                         const vp_run_opts *o)
 {
     const char *path = k->files[VP_ASC_KERNELS];
+    vp_gpuwork *w = &c->w;
+    r->ascend = 1;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->ev[i].kind == VP_GPU_KERNEL)
+            w->ev[i].aux = vp_run_kernel_index(r, (vp_span){c->names[i], strlen(c->names[i])},
+                                               w->ev[i].cls);
+    vp_run_account_work(r, w, 1, k->rank, 0, o);
+    for (size_t i = 0; i < c->nsteps; i++)
+        vp_run_add_step(r, c->steps[i], 0);
+    if (!r->untimed)
+        r->untimed = vp_strdup(k->dir);
+    if (c->no_start)
+        vp_warn("%s: %llu tasks without a Start Time were left out", path,
+                (unsigned long long)c->no_start);
+    if (c->skipped)
+        vp_warn("%s: %llu rows without a duration were skipped", path,
+                (unsigned long long)c->skipped);
+}
+
+static int add_csv(vp_run *r, const vp_asc_rank *k, const vp_run_opts *o, vp_error *err)
+{
     vp_asc_csv_work c;
-    int rc = vp_asc_csv_work_read(path, o->steps_given ? &o->steps : NULL, &c, err);
-    if (rc == 0) {
-        vp_gpuwork *w = &c.w;
-        for (size_t i = 0; i < w->n; i++)
-            if (w->ev[i].kind == VP_GPU_KERNEL)
-                w->ev[i].aux = vp_run_kernel_index(
-                    r, (vp_span){c.names[i], strlen(c.names[i])}, w->ev[i].cls);
-        vp_run_account_work(r, w, 1, k->rank, 0, o);
-        for (size_t i = 0; i < c.nsteps; i++)
-            vp_run_add_step(r, c.steps[i], 0);
-        if (!r->untimed)
-            r->untimed = vp_strdup(k->dir);
-        if (c.no_start)
-            vp_warn("%s: %llu tasks without a Start Time were left out", path,
-                    (unsigned long long)c.no_start);
-        if (c.skipped)
-            vp_warn("%s: %llu rows without a duration were skipped", path,
-                    (unsigned long long)c.skipped);
-    }
+    int rc = vp_asc_csv_work_read(k->files[VP_ASC_KERNELS], o->steps_given ? &o->steps : NULL,
+                                  &c, err);
+    if (rc == 0)
+        vp_run_add_csv_work(r, k, &c, o);
     vp_asc_csv_work_free(&c);
     return rc;
 }
@@ -98,15 +112,28 @@ static int add_npu_memory(vp_run *r, const char *path, vp_error *err)
     return rc;
 }
 
+void vp_run_ascend_begin(vp_run *r)
+{
+    r->ascend = 1;
+}
+
+const char *vp_run_ascend_file(const vp_asc_rank *k)
+{
+    if (k->files[VP_ASC_TRACE])
+        return k->files[VP_ASC_TRACE];
+    return k->files[VP_ASC_DB] ? k->files[VP_ASC_DB] : k->files[VP_ASC_KERNELS];
+}
+
 int vp_run_add_ascend_rank(vp_run *r, const vp_asc_rank *k, long position, const vp_run_opts *o,
                            vp_error *err)
 {
-    r->ascend = 1;
-    if (k->files[VP_ASC_TRACE])
-        return vp_run_add_trace(r, k->files[VP_ASC_TRACE], position, k->rank, o, err);
-    if (k->files[VP_ASC_DB])
-        return vp_run_add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
-    if (k->files[VP_ASC_KERNELS])
+    vp_run_ascend_begin(r);
+    const char *f = vp_run_ascend_file(k);
+    if (f && f == k->files[VP_ASC_TRACE])
+        return vp_run_add_trace(r, f, position, k->rank, o, err);
+    if (f && f == k->files[VP_ASC_DB])
+        return vp_run_add_db(r, f, k->rank, o, err);
+    if (f)
         return add_csv(r, k, o, err);
     vp_error_set(err, VP_EXIT_INPUT, "%s: no trace_view.json (msprof_*.json), DB export "
                                      "nor kernel_details.csv (op_summary_*.csv): a run's "
@@ -117,7 +144,7 @@ int vp_run_add_ascend_rank(vp_run *r, const vp_asc_rank *k, long position, const
 
 int vp_run_scan_ascend(const char *path, vp_asc_run *run, vp_error *err)
 {
-    if (vp_asc_scan(path, run, err) != 0)
+    if (vp_asc_scan_once(path, run, err) != 0)
         return -1;
     if (run->n)
         return 0;

@@ -7,16 +7,9 @@
 #include "vprof/npu_task.h"
 #include "vprof/util.h"
 
-typedef struct reader {
-    vp_asc_csv_work *c;
-    long *ids;           /* per event: its Step Id, -1 when none */
-    size_t cap;
-} reader;
-
-static void take_task(void *ctx, const vp_asc_kernel *k)
+void vp_asc_csv_work_take(void *ctx, const vp_asc_kernel *k)
 {
-    reader *rd = ctx;
-    vp_asc_csv_work *c = rd->c;
+    vp_asc_csv_work *c = ctx;
     vp_gpuwork *w = &c->w;
     if (k->start < 0) {
         c->no_start++;
@@ -24,12 +17,12 @@ static void take_task(void *ctx, const vp_asc_kernel *k)
     }
     size_t nn = strlen(k->name);
     vp_npu_task task = vp_npu_task_of(k->core, strlen(k->core), k->name, nn);
-    if (w->n == rd->cap) {
-        rd->cap = rd->cap ? rd->cap * 2 : 256;
-        w->ev = vp_realloc(w->ev, rd->cap * sizeof *w->ev);
-        w->cap = rd->cap;
-        c->names = vp_realloc(c->names, rd->cap * sizeof *c->names);
-        rd->ids = vp_realloc(rd->ids, rd->cap * sizeof *rd->ids);
+    if (w->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 256;
+        w->ev = vp_realloc(w->ev, c->cap * sizeof *w->ev);
+        w->cap = c->cap;
+        c->names = vp_realloc(c->names, c->cap * sizeof *c->names);
+        c->ids = vp_realloc(c->ids, c->cap * sizeof *c->ids);
     }
     uint8_t flags = VP_GPU_F_BY_TIME;
     if (task.cls == VP_CLASS_COMM && nn >= 12 && memcmp(k->name, "hcom_receive", 12) == 0)
@@ -46,7 +39,7 @@ static void take_task(void *ctx, const vp_asc_kernel *k)
     g->device = VP_GPU_DEVICE_NONE;   /* one device: the rank's */
     g->aux = UINT32_MAX;
     c->names[w->n] = vp_strndup(k->name, nn);
-    rd->ids[w->n++] = k->step;
+    c->ids[w->n++] = k->step;
 }
 
 /* Keeps the tasks of the Step Ids range selects; c->steps: those ids. */
@@ -86,16 +79,24 @@ static void select_steps(vp_asc_csv_work *c, const long *ids, const vp_step_rang
     c->steps = v;
 }
 
-int vp_asc_csv_work_read(const char *path, const vp_step_range *range, vp_asc_csv_work *out,
-                         vp_error *err)
+void vp_asc_csv_work_begin(vp_asc_csv_work *out)
 {
     memset(out, 0, sizeof *out);
     vp_gpuwork_init(&out->w);
-    reader rd = {out, NULL, 0};
-    int rc = vp_asc_read_kernels(path, take_task, &rd, &out->skipped, err);
+}
+
+void vp_asc_csv_work_end(vp_asc_csv_work *c, const vp_step_range *range, const char *path)
+{
+    select_steps(c, c->ids, range, path);
+}
+
+int vp_asc_csv_work_read(const char *path, const vp_step_range *range, vp_asc_csv_work *out,
+                         vp_error *err)
+{
+    vp_asc_csv_work_begin(out);
+    int rc = vp_asc_read_kernels(path, vp_asc_csv_work_take, out, &out->skipped, err);
     if (rc == 0)
-        select_steps(out, rd.ids, range, path);
-    free(rd.ids);
+        vp_asc_csv_work_end(out, range, path);
     return rc;
 }
 
@@ -103,6 +104,7 @@ void vp_asc_csv_work_free(vp_asc_csv_work *c)
 {
     for (size_t i = 0; i < c->w.n; i++)
         free(c->names[i]);
+    free(c->ids);
     free(c->names);
     free(c->steps);
     vp_gpuwork_free(&c->w);

@@ -30,6 +30,20 @@
 #include "vprof/npu_task.h"
 #include "vprof/util.h"
 
+const char vp_asc_db_stt_note[] = "from the DB's TASK, COMPUTE_TASK_INFO and COMMUNICATION_OP "
+                                  "tables (msprof's overlap definitions)";
+
+void vp_asc_db_stt_work(vp_gpuwork *w, int64_t device, size_t ndevices, long rank,
+                        int selected_only, vp_stt *out)
+{
+    size_t first = out->n;
+    /* One device: the caller's rank; several (an msprof DB of a host):
+     * each device is a rank. */
+    vp_stt_from_work(w, ndevices > 1 ? (long)device : rank, selected_only, out);
+    for (size_t r = first; r < out->n; r++)
+        out->rows[r].device = device;
+}
+
 #if VPROF_HAVE_SQLITE
 #include <sqlite3.h>
 
@@ -300,29 +314,7 @@ static int kernel_rows(db *d, char *sql, const char *table, const kernel_cols *c
 int vp_asc_db_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k),
                            void *ctx, uint64_t *skipped, vp_error *err)
 {
-    db d;
-    if (db_open(&d, path, err) != 0)
-        return -1;
-    int ret = -1;
-    step_win *steps = NULL;
-    size_t nsteps = 0;
-    if (skipped)
-        *skipped = 0;
-    if (check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
-        goto out;
-    /* The compute tasks, then the HCCL operations (kernel_details.csv's
-     * HCCL rows). */
-    if (kernel_rows(&d, compute_sql(&d), "COMPUTE_TASK_INFO", &COMPUTE_COLS, steps, nsteps, fn, ctx,
-                    skipped, err) != 0 ||
-        (has_table(&d, "COMMUNICATION_OP") &&
-         kernel_rows(&d, comm_sql(&d), "COMMUNICATION_OP", &COMM_COLS, steps, nsteps, fn, ctx,
-                     skipped, err) != 0))
-        goto out;
-    ret = 0;
-out:
-    free(steps);
-    db_close(&d);
-    return ret;
+    return vp_asc_db_read(path, fn, ctx, skipped, NULL, NULL, err);
 }
 
 /* ---- step_trace_time ---- */
@@ -548,16 +540,10 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
             goto out;
         }
         vp_gpuwork_resolve(&w, range);
-        size_t first = out->n;
-        /* One device: the caller's rank; several (an msprof DB of a
-         * host): each device is a rank. */
-        vp_stt_from_work(&w, ndev > 1 ? (long)devs[i] : rank, range != NULL, out);
-        for (size_t r = first; r < out->n; r++)
-            out->rows[r].device = devs[i];
+        vp_asc_db_stt_work(&w, devs[i], ndev, rank, range != NULL, out);
         vp_gpuwork_free(&w);
     }
-    out->note = "from the DB's TASK, COMPUTE_TASK_INFO and COMMUNICATION_OP tables (msprof's "
-                "overlap definitions)";
+    out->note = vp_asc_db_stt_note;
     ret = 0;
 out:
     free(devs);
@@ -568,6 +554,13 @@ out:
 
 int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *err)
 {
+    return vp_asc_db_read(path, NULL, NULL, NULL, fn, ctx, err);
+}
+
+int vp_asc_db_read(const char *path, void (*rows)(void *ctx, const vp_asc_kernel *k),
+                   void *rows_ctx, uint64_t *skipped, vp_asc_db_work_fn fn, void *ctx,
+                   vp_error *err)
+{
     db d;
     if (db_open(&d, path, err) != 0)
         return -1;
@@ -576,10 +569,20 @@ int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *
     size_t nsteps = 0;
     int64_t *devs = NULL;
     size_t ndev = 0;
-    if (read_profile(&d, &steps, &nsteps, &devs, &ndev, err) != 0)
+    if (skipped)
+        *skipped = 0;
+    if (fn ? read_profile(&d, &steps, &nsteps, &devs, &ndev, err) != 0
+           : check_profile(&d, err) != 0 || read_steps(&d, &steps, &nsteps, err) != 0)
         goto out;
     int have_ops = has_table(&d, "COMMUNICATION_OP");
-    for (size_t i = 0; i < ndev; i++) {
+    /* The compute tasks, then the HCCL operations (kernel_details.csv's
+     * HCCL rows). */
+    if (rows && (kernel_rows(&d, compute_sql(&d), "COMPUTE_TASK_INFO", &COMPUTE_COLS, steps,
+                             nsteps, rows, rows_ctx, skipped, err) != 0 ||
+                 (have_ops && kernel_rows(&d, comm_sql(&d), "COMMUNICATION_OP", &COMM_COLS, steps,
+                                          nsteps, rows, rows_ctx, skipped, err) != 0)))
+        goto out;
+    for (size_t i = 0; fn && i < ndev; i++) {
         vp_gpuwork w;
         char **names = NULL;
         int rc = step_device_work(&d, devs[i], have_ops, steps, nsteps, &w, &names, err);
@@ -639,8 +642,19 @@ int vp_asc_db_stt(const char *path, long rank, const vp_step_range *range, vp_st
 
 int vp_asc_db_work(const char *path, vp_asc_db_work_fn fn, void *ctx, vp_error *err)
 {
+    return vp_asc_db_read(path, NULL, NULL, NULL, fn, ctx, err);
+}
+
+int vp_asc_db_read(const char *path, void (*rows)(void *ctx, const vp_asc_kernel *k),
+                   void *rows_ctx, uint64_t *skipped, vp_asc_db_work_fn fn, void *ctx,
+                   vp_error *err)
+{
+    (void)rows;
+    (void)rows_ctx;
     (void)fn;
     (void)ctx;
+    if (skipped)
+        *skipped = 0;
     return no_sqlite(path, err);
 }
 

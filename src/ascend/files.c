@@ -475,6 +475,62 @@ void vp_asc_run_free(vp_asc_run *run)
     memset(run, 0, sizeof *run);
 }
 
+/* ---- one scan of a directory per command ---- */
+
+typedef struct scan_memo {
+    char *path;
+    vp_asc_run run;
+} scan_memo;
+
+/* Per process: the worker pool forks its workers after the operands are
+ * resolved, so a worker finds the scans of the resolution here. */
+static scan_memo *memo;
+static size_t nmemo;
+
+static void copy_rank(vp_asc_rank *to, const vp_asc_rank *from)
+{
+    *to = *from;
+    to->dir = from->dir ? vp_strdup(from->dir) : NULL;
+    to->metadata = from->metadata ? vp_strdup(from->metadata) : NULL;
+    for (int k = 0; k < VP_ASC_FILE_COUNT; k++)
+        to->files[k] = from->files[k] ? vp_strdup(from->files[k]) : NULL;
+}
+
+static void copy_run(vp_asc_run *to, const vp_asc_run *from)
+{
+    *to = *from;
+    to->ranks = vp_malloc((from->n ? from->n : 1) * sizeof *to->ranks);
+    for (size_t i = 0; i < from->n; i++)
+        copy_rank(&to->ranks[i], &from->ranks[i]);
+    copy_rank(&to->cluster, &from->cluster);
+}
+
+int vp_asc_scan_once(const char *path, vp_asc_run *run, vp_error *err)
+{
+    for (size_t i = 0; i < nmemo; i++)
+        if (strcmp(memo[i].path, path) == 0) {
+            copy_run(run, &memo[i].run);
+            return 0;
+        }
+    if (vp_asc_scan(path, run, err) != 0)
+        return -1;
+    memo = vp_realloc(memo, (nmemo + 1) * sizeof *memo);
+    memo[nmemo].path = vp_strdup(path);
+    copy_run(&memo[nmemo++].run, run);
+    return 0;
+}
+
+void vp_asc_scan_forget(void)
+{
+    for (size_t i = 0; i < nmemo; i++) {
+        free(memo[i].path);
+        vp_asc_run_free(&memo[i].run);
+    }
+    free(memo);
+    memo = NULL;
+    nmemo = 0;
+}
+
 const char *vp_asc_need(const vp_asc_rank *r, vp_asc_file k, vp_asc_file k2, vp_error *err)
 {
     if (r->files[k])

@@ -17,6 +17,14 @@
 int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k), void *ctx,
                         uint64_t *skipped, vp_error *err)
 {
+    if (vp_asc_sniff(path) == VP_ASC_DB)
+        return vp_asc_db_read_kernels(path, fn, ctx, skipped, err);
+    return vp_asc_read_kernels_csv(path, fn, ctx, skipped, err);
+}
+
+int vp_asc_read_kernels_csv(const char *path, void (*fn)(void *ctx, const vp_asc_kernel *k),
+                            void *ctx, uint64_t *skipped, vp_error *err)
+{
     static const char *const c_name[] = {"Name", "Op Name", NULL};
     static const char *const c_type[] = {"Type", "OP Type", NULL};
     static const char *const c_core[] = {"Accelerator Core", "Task Type", NULL};
@@ -26,8 +34,6 @@ int vp_asc_read_kernels(const char *path, void (*fn)(void *ctx, const vp_asc_ker
     static const char *const c_step[] = {"Step Id", NULL};
     static const char *const c_stream[] = {"Stream ID", "Stream Id", NULL};
     static const char *const c_dev[] = {"Device_id", "Device ID", NULL};
-    if (vp_asc_sniff(path) == VP_ASC_DB)
-        return vp_asc_db_read_kernels(path, fn, ctx, skipped, err);
     vp_csv *c = vp_csv_open(path, err);
     if (!c)
         return -1;
@@ -197,12 +203,17 @@ int vp_asc_read_apistat(const char *path, void (*fn)(void *ctx, const vp_asc_api
 
 int vp_stt_read(const char *path, long default_rank, vp_stt *out, vp_error *err)
 {
+    if (vp_asc_sniff(path) == VP_ASC_DB)
+        return vp_asc_db_stt(path, default_rank, NULL, out, err);
+    return vp_stt_read_csv(path, default_rank, out, err);
+}
+
+int vp_stt_read_csv(const char *path, long default_rank, vp_stt *out, vp_error *err)
+{
     static const char *const c_step[] = {"Step", NULL};
     static const char *const c_type[] = {"Type", NULL};
     static const char *const c_index[] = {"Index", NULL};
     static const char *const c_dev[] = {"Device_id", NULL};
-    if (vp_asc_sniff(path) == VP_ASC_DB)
-        return vp_asc_db_stt(path, default_rank, NULL, out, err);
     vp_csv *c = vp_csv_open(path, err);
     if (!c)
         return -1;

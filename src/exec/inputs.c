@@ -54,7 +54,7 @@ static int is_ascend(const char *dir)
 {
     vp_asc_run run;
     vp_error err = {0};
-    if (vp_asc_scan(dir, &run, &err) != 0)
+    if (vp_asc_scan_once(dir, &run, &err) != 0)
         return 0;
     vp_asc_run_free(&run);
     return 1;
@@ -192,6 +192,7 @@ int vp_inputs_expand(char *const *args, size_t n, vp_inputs *out, vp_error *err)
 
 void vp_inputs_free(vp_inputs *in)
 {
+    vp_asc_scan_forget();   /* the readings that used them are over */
     for (size_t i = 0; i < in->n; i++)
         free(in->paths[i]);
     free(in->paths);
