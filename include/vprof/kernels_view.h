@@ -15,7 +15,9 @@ vp_table *vp_kernels_table(const vp_kernels *k, const char *dims, long top);
 /* k grouped by rank and class (VP_KDIM_RANK | VP_KDIM_CLASS), finished:
  * each file's rank and its time per class (compute, communication,
  * memory, sync, vprof/classify.h) and in all, one row per file in input
- * order, as "kernel_classes". */
+ * order, as "kernel_classes".  A file without any kernel has no row but a
+ * note naming it; with no row at all, the note vprof kernels prints ("no
+ * GPU kernels in the input"). */
 vp_table *vp_kernels_class_table(const vp_kernels *k);
 
 /* k grouped by Ascend op type and core (VP_KDIM_TYPE | VP_KDIM_CORE),

@@ -107,7 +107,7 @@ static void add_riders(vp_report_input *in, vp_report_run *rr)
         for (size_t i = 0; i < nt; i++)
             add(in, t[i], NULL);
     }
-    if (rr->classes.nfiles && rr->classes.grand > 0)
+    if (rr->classes.nfiles)   /* without kernels, its note says so */
         add(in, vp_kernels_class_table(&rr->classes), NULL);
     if (rr->ops.ngroups) {
         add(in, vp_kernels_dim_table(&rr->ops, 'y', "op_types"), NULL);

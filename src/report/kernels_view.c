@@ -110,14 +110,27 @@ vp_table *vp_kernels_class_table(const vp_kernels *k)
         {"Sync", VP_COL_NS, 0},           {"Total", VP_COL_NS, 0},
     };
     vp_table *t = vp_table_new_cols("kernel_classes", cols, sizeof cols / sizeof *cols);
+    const char *with_steps = k->o.steps ? " (with --steps)" : "";
+    int some = 0;   /* a file with kernels: the others are named */
+    for (size_t g = 0; g < k->ngroups && !some; g++)
+        some = k->groups[g].key.cls >= 0 && k->groups[g].key.cls < VP_CLASS_COUNT;
     for (size_t f = 0; f < k->nfiles; f++) {
         int64_t by[VP_CLASS_COUNT] = {0}, total = 0;
+        int any = 0;
         for (size_t g = 0; g < k->ngroups; g++) {
             const vp_kgroup *gr = &k->groups[g];
             if ((size_t)gr->key.file != f || gr->key.cls < 0 || gr->key.cls >= VP_CLASS_COUNT)
                 continue;
             by[gr->key.cls] += gr->sum.total;
             total += gr->sum.total;
+            any = 1;
+        }
+        /* A row of zeros would read as a rank whose kernels took no
+         * time: a file with no kernel has nothing to judge, and says so. */
+        if (!any) {
+            if (some)
+                vp_table_add_note(t, "%s: no GPU kernels%s, so no row", k->paths[f], with_steps);
+            continue;
         }
         size_t row = vp_table_add_row(t);
         vp_table_set_int(t, row, 0, k->ranks[f]);
@@ -125,6 +138,8 @@ vp_table *vp_kernels_class_table(const vp_kernels *k)
             vp_table_set_int(t, row, 1 + c, by[c]);
         vp_table_set_int(t, row, 5, total);
     }
+    if (!vp_table_rows(t))   /* vprof kernels' words for the same input */
+        vp_table_add_note(t, "no GPU kernels in the input%s", with_steps);
     return t;
 }
 
