@@ -85,8 +85,8 @@ const char cmd_report_usage[] =
     VP_RUN_USAGE
     "      --table NAME     with -f csv/tsv/json/md: run, gpu_time, top_kernels, memory,\n"
     "                       mfu, findings, metrics, kernel_classes, op_types, op_cores,\n"
-    "                       op_statistics, steps, comm, collectives, spread, stragglers,\n"
-    "                       hccl_ops, hccl_bandwidth, hccl_links,\n"
+    "                       op_statistics, steps, step_trace_time, comm, collectives,\n"
+    "                       spread, stragglers, hccl_ops, hccl_bandwidth, hccl_links,\n"
     "                       baseline_runs, baseline_metrics, baseline_kernels,\n"
     "                       memory_events, out_of_memory, npu_memory, operators_at_peak,\n"
     "                       npu_module_mem, state, peak, top_at_peak, oom, or list (what\n"

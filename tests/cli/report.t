@@ -426,3 +426,13 @@ expect_stderr_has '-f table'
 vp report --table steps "$R0"
 expect_status 2
 expect_stderr_has '--table'
+
+case_ "--help names every table --table list knows (the code's own list), in its order"
+vp report --table list
+expect_status 0
+awk '{print $1}' "$OUT_STDOUT" >known.txt
+vp report --help
+sed -n '/--table NAME/,/each holds)/p' "$OUT_STDOUT" |
+    sed 's/.*json\/md://; s/or list (what//; s/each holds)//' | tr ',' '\n' | tr -d ' ' |
+    grep -v '^$' >help.txt
+if [ -s known.txt ] && diff known.txt help.txt >&2; then pass; else fail "--help's --table names differ from --table list's"; fi
