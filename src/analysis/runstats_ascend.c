@@ -148,10 +148,36 @@ int vp_run_scan_ascend(const char *path, vp_asc_run *run, vp_error *err)
         return -1;
     if (run->n)
         return 0;
+    /* msprof-analyze's output alone: its per-rank step_trace_time and
+     * communication have no device task to take the run's metrics
+     * from, so say what it holds and which commands read it. */
+    vp_buf held = {0};
+    int cluster = 1;   /* cluster_step_trace_time.csv, cluster_communication*.json only */
+    for (int k = 0; k < VP_ASC_FILE_COUNT; k++)
+        if (run->has_cluster && run->cluster.files[k]) {
+            const char *f = strrchr(run->cluster.files[k], '/');
+            vp_buf_printf(&held, "%s%s", held.len ? ", " : "", f ? f + 1 : run->cluster.files[k]);
+            cluster &= k == VP_ASC_STEP_TRACE || k == VP_ASC_COMM || k == VP_ASC_MATRIX;
+        }
+    if (held.len && cluster)
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "%s: no rank directory, only msprof-analyze's cluster files (%s): a run's "
+                     "metrics need each rank's trace_view.json, DB export or kernel_details.csv "
+                     "(give the directory that holds the *_ascend_pt ranks); vprof steps and "
+                     "vprof comm read the cluster files",
+                     path, vp_buf_cstr(&held));
+    else if (held.len)
+        vp_error_set(err, VP_EXIT_INPUT,
+                     "%s: no rank directory: %s not in one (a *_ascend_pt directory with "
+                     "ASCEND_PROFILER_OUTPUT/, or a PROF_* directory); give a trace or DB export "
+                     "as a file",
+                     path, vp_buf_cstr(&held));
+    else
+        vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
+                                         "rank's trace_view.json or kernel_details.csv)",
+                     path);
+    vp_buf_free(&held);
     vp_asc_run_free(run);
-    vp_error_set(err, VP_EXIT_INPUT, "%s: no rank directory (a run's metrics need each "
-                                     "rank's trace_view.json or kernel_details.csv)",
-                 path);
     return -1;
 }
 

@@ -436,3 +436,20 @@ sed -n '/--table NAME/,/each holds)/p' "$OUT_STDOUT" |
     sed 's/.*json\/md://; s/or list (what//; s/each holds)//' | tr ',' '\n' | tr -d ' ' |
     grep -v '^$' >help.txt
 if [ -s known.txt ] && diff known.txt help.txt >&2; then pass; else fail "--help's --table names differ from --table list's"; fi
+
+case_ "msprof-analyze's cluster_analysis_output alone: refused as summary refuses it, saying what it holds and what reads it"
+C=$DATA/ascend/msinsight_cluster_analysis_output
+vp report -o cl.html "$C"
+expect_status 3
+expect_stderr_has "msinsight_cluster_analysis_output: no rank directory, only msprof-analyze's cluster files (cluster_step_trace_time.csv, cluster_communication.json, cluster_communication_matrix.json): a run's metrics need each rank's trace_view.json, DB export or kernel_details.csv (give the directory that holds the *_ascend_pt ranks); vprof steps and vprof comm read the cluster files"
+cp "$OUT_STDERR" cl.err
+ls -A | grep -c '^cl.html' >"$OUT_STDOUT"
+expect_stdout <<'END'
+0
+END
+vp summary "$C"
+expect_status 3
+if cmp -s cl.err "$OUT_STDERR"; then pass; else fail "summary's message differs from report's"; fi
+vp steps -q -f csv "$C"
+expect_status 0
+expect_stdout_has '2,stage,"(0, 1, 2, 3, 4, 5, 6, 7)",'
