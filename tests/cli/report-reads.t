@@ -12,8 +12,8 @@ if ! command -v strace >/dev/null 2>&1; then
 fi
 
 # opens DIR ARGS...: vprof ARGS under strace (forks followed, vprof alone:
-# not valgrind); stdout: "COUNT PATH" of each file or directory under DIR
-# it opened, PATH relative to DIR.
+# not valgrind), which must succeed; stdout: "COUNT PATH" of each file or
+# directory under DIR it opened, PATH relative to DIR.
 opens() {
     local dir=$1
     shift
@@ -21,6 +21,7 @@ opens() {
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         strace -f -qq -e trace=openat -o "$WORK/opens.log" "$VPROF" "$@" >/dev/null 2>"$OUT_STDERR"
     STATUS=$?
+    expect_status 0
     grep -v ' = -1 ' "$WORK/opens.log" | grep -o "\"$dir[^\"]*\"" | tr -d '"' |
         sed "s|^$dir/*||; s|^$|.|" | sort | uniq -c | awk '{print $1, $2}' >"$OUT_STDOUT"
 }
@@ -29,7 +30,6 @@ case_ 'a rank without a trace: kernel_details.csv read once for the operators, t
 mkdir -p asc
 cp -r "$DATA/ascend/msinsight_gpt3_rank0_ascend_pt" asc/r0_ascend_pt
 opens "$PWD/asc" report -q -o a.html "$PWD/asc/r0_ascend_pt"
-expect_status 0
 expect_stdout <<'END'
 1 r0_ascend_pt
 1 r0_ascend_pt/ASCEND_PROFILER_OUTPUT
@@ -48,7 +48,6 @@ case_ 'a DB-only rank: its DB opened once for the operators, the classes, the ru
 mkdir -p db/r0_ascend_pt/ASCEND_PROFILER_OUTPUT
 cp "$DATA/ascend/msinsight_msprof_db/msprof_0.db" db/r0_ascend_pt/ASCEND_PROFILER_OUTPUT/
 opens "$PWD/db" report -q -o d.html "$PWD/db/r0_ascend_pt"
-expect_status 0
 expect_stdout <<'END'
 1 r0_ascend_pt
 1 r0_ascend_pt/ASCEND_PROFILER_OUTPUT
@@ -76,7 +75,6 @@ expect_stdout_file stt.csv
 case_ 'a run of traces: the directory scanned once, each trace_view.json read once'
 cp -r "$DATA/ascend/run2" run2
 opens "$PWD/run2" report -q -o r.html "$PWD/run2"
-expect_status 0
 expect_stdout <<'END'
 2 .
 1 expected_step_trace_time.csv
