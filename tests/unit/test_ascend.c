@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -268,6 +269,43 @@ static void test_scan_data(void **state)
     vp_asc_run_free(&run);
 }
 
+/* vp_asc_scan_once: what the first scan of a path found, copied, until
+ * vp_asc_scan_forget (a file added since is seen only after it). */
+static void test_scan_once(void **state)
+{
+    (void)state;
+    char dir[512], out[600];
+    snprintf(dir, sizeof dir, "%s/once_ascend_pt", tmpdir);
+    snprintf(out, sizeof out, "%s/ASCEND_PROFILER_OUTPUT", dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(mkdir(out, 0700), 0);
+    write_tmp("once_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+              "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+              "1,mm,MatMul,AI_CORE,10,5\n");
+    vp_asc_run run;
+    vp_error err = {0};
+    assert_int_equal(vp_asc_scan_once(dir, &run, &err), 0);
+    assert_non_null(run.ranks[0].files[VP_ASC_KERNELS]);
+    assert_null(run.ranks[0].files[VP_ASC_STEP_TRACE]);
+    vp_asc_run_free(&run);
+    write_tmp("once_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+              "Step,Computing,Communication(Not Overlapped),Free\n1,5,0,0\n");
+    assert_int_equal(vp_asc_scan_once(dir, &run, &err), 0);
+    assert_int_equal(run.n, 1);
+    assert_string_equal(run.ranks[0].dir, dir);
+    assert_non_null(strstr(run.ranks[0].files[VP_ASC_KERNELS], "kernel_details.csv"));
+    assert_null(run.ranks[0].files[VP_ASC_STEP_TRACE]);   /* the kept scan */
+    vp_asc_run_free(&run);
+    assert_int_equal(vp_asc_scan(dir, &run, &err), 0);
+    assert_non_null(run.ranks[0].files[VP_ASC_STEP_TRACE]);
+    vp_asc_run_free(&run);
+    vp_asc_scan_forget();
+    assert_int_equal(vp_asc_scan_once(dir, &run, &err), 0);
+    assert_non_null(run.ranks[0].files[VP_ASC_STEP_TRACE]);
+    vp_asc_run_free(&run);
+    vp_asc_scan_forget();
+}
+
 static vp_stt_row *rank_row(vp_stt *s, long step, long rank, int64_t computing, int64_t free_ns)
 {
     vp_stt_row *r = vp_stt_add(s);
@@ -443,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_stage_rows_added), cmocka_unit_test(test_stage_rows_checked),
         cmocka_unit_test(test_stt_partial),
         cmocka_unit_test(test_classes),      cmocka_unit_test(test_scan_data),
+        cmocka_unit_test(test_scan_once),
         cmocka_unit_test(test_csv_work),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
