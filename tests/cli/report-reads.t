@@ -10,6 +10,12 @@ if ! command -v strace >/dev/null 2>&1; then
     echo "SKIP [$T]: strace is not installed (scripts/setup-deps --test installs it)"
     exit 77
 fi
+# Containers often refuse ptrace (seccomp, no CAP_SYS_PTRACE): strace then
+# exists but cannot trace, which is the machine's limit, not vprof's.
+if ! strace -f -qq -e trace=openat -o /dev/null true >/dev/null 2>&1; then
+    echo "SKIP [$T]: strace cannot trace here (ptrace refused)"
+    exit 77
+fi
 
 # opens DIR ARGS...: vprof ARGS under strace (forks followed, vprof alone:
 # not valgrind), which must succeed; stdout: "COUNT PATH" of each file or
