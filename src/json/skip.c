@@ -223,79 +223,85 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
  * walks that fail cover disjoint ranges (the scan follows the same
  * brackets into the value and finds no candidate before the value's
  * end), so the scan stays linear. */
-#define DEFINE_FACTS_SCAN(NAME, TARGET, BRACKETS, PREFIX_XOR, WALK)                             \
-    TARGET void NAME(vp_json_facts *st, const char *data, size_t len, vp_buf *out)               \
-    {                                                                                            \
-        const char *p = data, *end = data + len;                                                 \
-        uint64_t esc = st->esc_carry, str = st->string_carry;                                    \
-        int64_t depth = st->depth;                                                               \
-        const int64_t want = st->fact_depth >= 0 && len < UINT32_MAX ? st->fact_depth : INT64_MIN; \
-        /* Room for the facts and one more, the terminator. */                                   \
-        out->len = 0;                                                                            \
-        vp_buf_reserve(out, 64 * sizeof(vp_json_fact));                                          \
-        size_t nf = 0, capf = (out->cap - 1) / sizeof(vp_json_fact) - 1;                         \
-        vp_json_fact *facts = (vp_json_fact *)(void *)out->data;                                 \
-        char last[64];                                                                           \
-        while (p < end) {                                                                        \
-            size_t n = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;                          \
-            const char *block = p;                                                               \
-            if (n < 64) {                                                                        \
-                memcpy(last, p, n);                                                              \
-                memset(last + n, ' ', 64 - n);                                                   \
-                block = last;                                                                    \
-            }                                                                                    \
-            uint64_t q, bs, open, close;                                                         \
-            BRACKETS(block, &q, &bs, &open, &close);                                             \
-            uint64_t escaped = escaped_bytes(bs, &esc);                                          \
-            uint64_t inside = PREFIX_XOR(q & ~escaped) ^ str;                                    \
-            uint64_t brackets = (open | close) & ~inside;                                        \
-            const char *resume = NULL;                                                           \
-            while (brackets) {                                                                   \
-                unsigned i = (unsigned)__builtin_ctzll(brackets);                                \
-                brackets &= brackets - 1;                                                        \
-                if (!(open >> i & 1)) {                                                          \
-                    depth--;                                                                     \
-                    continue;                                                                    \
-                }                                                                                \
-                if (depth == want && nf < VP_JSON_FACTS_MAX) {                                   \
-                    const char *at = p + i, *stop = WALK(at, end, st->skip_depth);               \
-                    if (stop) {                                                                  \
-                        if (nf == capf) {                                                        \
-                            out->len = nf * sizeof *facts;                                       \
-                            vp_buf_reserve(out, capf * sizeof *facts);                           \
-                            capf = (out->cap - 1) / sizeof *facts - 1;                           \
-                            facts = (vp_json_fact *)(void *)out->data;                           \
-                        }                                                                        \
-                        facts[nf].off = (uint32_t)(at - data);                                   \
-                        facts[nf].len = (uint32_t)(stop - at);                                   \
-                        nf++;                                                                    \
-                        resume = stop;                                                           \
-                        break;                                                                   \
-                    }                                                                            \
-                }                                                                                \
-                depth++;                                                                         \
-            }                                                                                    \
-            if (resume) {                                                                        \
-                /* Past a closing bracket: outside any string, no escape. */                     \
-                p = resume;                                                                      \
-                esc = str = 0;                                                                   \
-                continue;                                                                        \
-            }                                                                                    \
-            /* The states after the block's last real byte (the padding is                      \
-             * spaces: the byte after a partial block is escaped when the                       \
-             * backslash run before it is odd). */                                               \
-            str = (uint64_t)((int64_t)(inside << (64 - n)) >> 63);                               \
-            if (n < 64)                                                                          \
-                esc = escaped >> n & 1;                                                          \
-            p += n;                                                                              \
-        }                                                                                        \
-        st->esc_carry = esc;                                                                     \
-        st->string_carry = str;                                                                  \
-        st->depth = depth;                                                                       \
-        /* The terminator: no chunk offset reaches it. */                                        \
-        facts[nf].off = UINT32_MAX;                                                              \
-        facts[nf].len = 0;                                                                       \
-        out->len = (nf + 1) * sizeof *facts;                                                     \
+#define DEFINE_FACTS_SCAN(NAME, TARGET, BRACKETS, PREFIX_XOR, WALK)                                 \
+    TARGET void NAME(vp_json_facts *st, const char *data, size_t len, vp_buf *out)                  \
+    {                                                                                               \
+        const char *p = data, *end = data + len;                                                    \
+        uint64_t esc = st->esc_carry, str = st->string_carry;                                       \
+        int64_t depth = st->depth;                                                                  \
+        int64_t want = st->fact_depth >= 0 && len < UINT32_MAX ? st->fact_depth : INT64_MIN;        \
+        /* Room for the facts and one more, the terminator. */                                      \
+        out->len = 0;                                                                               \
+        vp_buf_reserve(out, 64 * sizeof(vp_json_fact));                                             \
+        size_t nf = 0, capf = (out->cap - 1) / sizeof(vp_json_fact) - 1;                            \
+        vp_json_fact *facts = (vp_json_fact *)(void *)out->data;                                    \
+        char last[64];                                                                              \
+        while (p < end) {                                                                           \
+            size_t n = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;                             \
+            const char *block = p;                                                                  \
+            if (n < 64) {                                                                           \
+                memcpy(last, p, n);                                                                 \
+                memset(last + n, ' ', 64 - n);                                                      \
+                block = last;                                                                       \
+            }                                                                                       \
+            uint64_t q, bs, open, close;                                                            \
+            BRACKETS(block, &q, &bs, &open, &close);                                                \
+            uint64_t escaped = escaped_bytes(bs, &esc);                                             \
+            uint64_t inside = PREFIX_XOR(q & ~escaped) ^ str;                                       \
+            uint64_t brackets = (open | close) & ~inside;                                           \
+            /* The depth through the block, up to a candidate (no call in                           \
+             * this loop: it keeps its values in registers). */                                     \
+            int64_t cand = -1;                                                                      \
+            while (brackets) {                                                                      \
+                unsigned i = (unsigned)__builtin_ctzll(brackets);                                   \
+                brackets &= brackets - 1;                                                           \
+                if (!(open >> i & 1)) {                                                             \
+                    depth--;                                                                        \
+                } else if (__builtin_expect(depth == want, 0)) {                                    \
+                    cand = i;                                                                       \
+                    break;                                                                          \
+                } else {                                                                            \
+                    depth++;                                                                        \
+                }                                                                                   \
+            }                                                                                       \
+            if (__builtin_expect(cand >= 0, 0)) {                                                   \
+                const char *at = p + cand, *stop = WALK(at, end, st->skip_depth);                   \
+                if (stop) {                                                                         \
+                    if (nf == capf) {                                                               \
+                        out->len = nf * sizeof *facts;                                              \
+                        vp_buf_reserve(out, capf * sizeof *facts);                                  \
+                        capf = (out->cap - 1) / sizeof *facts - 1;                                  \
+                        facts = (vp_json_fact *)(void *)out->data;                                  \
+                    }                                                                               \
+                    facts[nf].off = (uint32_t)(at - data);                                          \
+                    facts[nf].len = (uint32_t)(stop - at);                                          \
+                    if (++nf == VP_JSON_FACTS_MAX)                                                  \
+                        want = INT64_MIN;                                                           \
+                    p = stop;                                                                       \
+                } else {                                                                            \
+                    /* No fact: on inside the value. */                                             \
+                    depth++;                                                                        \
+                    p = at + 1;                                                                     \
+                }                                                                                   \
+                /* Past a bracket outside strings: no string, no escape. */                         \
+                esc = str = 0;                                                                      \
+                continue;                                                                           \
+            }                                                                                       \
+            /* The states after the block's last real byte (the padding is                          \
+             * spaces: the byte after a partial block is escaped when the                           \
+             * backslash run before it is odd). */                                                  \
+            str = (uint64_t)((int64_t)(inside << (64 - n)) >> 63);                                  \
+            if (n < 64)                                                                             \
+                esc = escaped >> n & 1;                                                             \
+            p += n;                                                                                 \
+        }                                                                                           \
+        st->esc_carry = esc;                                                                        \
+        st->string_carry = str;                                                                     \
+        st->depth = depth;                                                                          \
+        /* The terminator: no chunk offset reaches it. */                                           \
+        facts[nf].off = UINT32_MAX;                                                                 \
+        facts[nf].len = 0;                                                                          \
+        out->len = (nf + 1) * sizeof *facts;                                                        \
     }
 
 #endif
