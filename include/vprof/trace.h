@@ -57,7 +57,8 @@ typedef struct vp_trace_stats {
 /* Whether readers opened from now on find skip facts on the source
  * thread (reader.c): 1 by default.  It moves the skipping of args to the
  * core that inflates, which pays when that core would idle; the results
- * are the same either way. */
+ * are the same either way.  vp_pool_run turns it off while more jobs than
+ * half the cores run (every core busy: the facts are extra work). */
 extern int vp_trace_prepass;
 
 /* Opens path ("-" = standard input). NULL with err set on failure. */

@@ -4,7 +4,14 @@
  * The thread owns the file descriptor and the inflater; the consumer only
  * ever sees whole filled buffers.  One buffer is held by the consumer at a
  * time and returned on its next call, so the parser may point into the
- * chunk it was handed until it asks for the next one. */
+ * chunk it was handed until it asks for the next one.
+ *
+ * A hook (vp_source_open_hooked) may add work on the thread: it sees each
+ * filled chunk before the consumer does and attaches data to it in the
+ * slot's own buffer.  The trace reader uses it to find where member
+ * objects end (its skip facts: why they cannot change a result is told in
+ * src/trace/reader.c); the source only carries the bytes and knows
+ * nothing of JSON. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
