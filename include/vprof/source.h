@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "vprof/error.h"
+#include "vprof/util.h"
 
 typedef struct vp_source vp_source;
 
@@ -21,11 +22,24 @@ typedef struct vp_chunk {
     size_t len;
     uint64_t offset;       /* uncompressed offset of data[0] */
     uint64_t comp_offset;  /* input bytes consumed when this chunk was complete */
+    const void *aux;       /* what the hook attached (vp_source_open_hooked), */
+    size_t aux_len;        /* valid while the chunk is held; NULL without a hook */
 } vp_chunk;
 
 /* Opens path ("-" = standard input).  Returns NULL with err set (exit
  * status 3) when it cannot be opened. */
 vp_source *vp_source_open(const char *path, vp_error *err);
+
+/* A hook run for each chunk once it is filled, before the consumer gets
+ * it: on the reader thread, so that work done there overlaps the
+ * consumer's (the trace reader's skip facts).  aux belongs to the chunk's
+ * buffer and is reused from chunk to chunk: the hook sets its contents,
+ * the consumer reads them as chunk->aux.  Chunks are hooked in stream
+ * order, all on one thread; the fuzz build, which has no thread, runs the
+ * hook inline too.  The source frees aux; ctx stays the caller's and must
+ * outlive the source. */
+typedef void (*vp_source_hook)(void *ctx, const char *data, size_t len, vp_buf *aux);
+vp_source *vp_source_open_hooked(const char *path, vp_source_hook hook, void *ctx, vp_error *err);
 
 /* Hands over the next chunk; the previous one is released.  Returns 1 with
  * a chunk, 0 at the end of the input, -1 with err set (a read error, a

@@ -51,7 +51,15 @@ typedef struct vp_trace_stats {
     uint64_t bad_utf8;      /* replacement characters put into names and categories */
     int truncated;          /* the input ended early and opts.partial accepted it */
     uint64_t bad_meta;      /* top-level members whose value is not JSON (skipped) */
+    uint64_t known_skips;   /* member values skipped by a skip fact (reader.c) */
 } vp_trace_stats;
+
+/* Whether readers opened from now on find skip facts on the source
+ * thread (reader.c): 1 by default.  It moves the skipping of args to the
+ * core that inflates, which pays when that core would idle; the results
+ * are the same either way.  vp_pool_run turns it off while more jobs than
+ * half the cores run (every core busy: the facts are extra work). */
+extern int vp_trace_prepass;
 
 /* Opens path ("-" = standard input). NULL with err set on failure. */
 vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *err);

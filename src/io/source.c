@@ -4,7 +4,14 @@
  * The thread owns the file descriptor and the inflater; the consumer only
  * ever sees whole filled buffers.  One buffer is held by the consumer at a
  * time and returned on its next call, so the parser may point into the
- * chunk it was handed until it asks for the next one. */
+ * chunk it was handed until it asks for the next one.
+ *
+ * A hook (vp_source_open_hooked) may add work on the thread: it sees each
+ * filled chunk before the consumer does and attaches data to it in the
+ * slot's own buffer.  The trace reader uses it to find where member
+ * objects end (its skip facts: why they cannot change a result is told in
+ * src/trace/reader.c); the source only carries the bytes and knows
+ * nothing of JSON. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -39,6 +46,7 @@ enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_HELD };
 struct slot {
     char *buf;
     size_t len;
+    vp_buf aux;              /* the hook's data about buf */
     uint64_t comp_offset;
     enum slot_state state;
 };
@@ -70,6 +78,8 @@ struct vp_source {
     int inline_full;         /* VP_SOURCE_INLINE: the output outgrew the slots */
     pthread_t thread;
     uint64_t delivered;      /* uncompressed bytes handed to the consumer */
+    vp_source_hook hook;     /* run on the thread for each chunk, or NULL */
+    void *hook_ctx;
 };
 
 /* Refills inbuf when it is fully consumed. Returns 0, or -1 on error. */
@@ -119,6 +129,10 @@ static struct slot *acquire_slot(vp_source *s)
 
 static void publish_slot(vp_source *s, struct slot *sl)
 {
+    /* The hook runs here, on the thread, outside the lock: the slot is
+     * the thread's until it is marked filled. */
+    if (s->hook)
+        s->hook(s->hook_ctx, sl->buf, sl->len, &sl->aux);
     pthread_mutex_lock(&s->mu);
     sl->state = SLOT_FILLED;
     s->wr++;
@@ -401,9 +415,16 @@ static void *reader_thread(void *arg)
 
 vp_source *vp_source_open(const char *path, vp_error *err)
 {
+    return vp_source_open_hooked(path, NULL, NULL, err);
+}
+
+vp_source *vp_source_open_hooked(const char *path, vp_source_hook hook, void *ctx, vp_error *err)
+{
     vp_source *s = vp_calloc(1, sizeof *s);
     s->held = -1;
     s->fd = -1;
+    s->hook = hook;
+    s->hook_ctx = ctx;
     if (strcmp(path, "-") == 0) {
         s->name = vp_strdup("standard input");
         s->fd = STDIN_FILENO;
@@ -495,6 +516,8 @@ int vp_source_next(vp_source *s, vp_chunk *chunk, vp_error *err)
     chunk->len = sl->len;
     chunk->offset = s->delivered;
     chunk->comp_offset = sl->comp_offset;
+    chunk->aux = s->hook ? sl->aux.data : NULL;
+    chunk->aux_len = s->hook ? sl->aux.len : 0;
     s->delivered += sl->len;
     return 1;
 }
@@ -537,8 +560,10 @@ void vp_source_close(vp_source *s)
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
     }
-    for (unsigned i = 0; i < NSLOTS; i++)
+    for (unsigned i = 0; i < NSLOTS; i++) {
         free(s->slots[i].buf);
+        vp_buf_free(&s->slots[i].aux);
+    }
     if (s->fd >= 0 && s->fd != STDIN_FILENO)
         close(s->fd);
     free(s->inbuf);

@@ -197,17 +197,17 @@ static const char *ws_neon(const char *p, const char *end)
 #endif
 
 static const vp_scan_ops variants[] = {
-    {string_scalar, ws_scalar, NULL, "scalar", 0},
+    {string_scalar, ws_scalar, NULL, NULL, "scalar", 0},
 #if VP_X86
-    {string_sse2, ws_sse2, NULL, "sse2", 1},
-    {string_avx2, ws_avx2, vp_skip_container_avx2, "avx2", 1},
+    {string_sse2, ws_sse2, NULL, NULL, "sse2", 1},
+    {string_avx2, ws_avx2, vp_skip_container_avx2, vp_json_facts_avx2, "avx2", 1},
 #endif
 #if VP_SCAN_NEON
-    {string_neon, ws_neon, vp_skip_container_neon, "neon", 0},
+    {string_neon, ws_neon, vp_skip_container_neon, vp_json_facts_neon, "neon", 0},
 #endif
 };
 
-vp_scan_ops vp_scan = {string_scalar, ws_scalar, NULL, "scalar", 0};
+vp_scan_ops vp_scan = {string_scalar, ws_scalar, NULL, NULL, "scalar", 0};
 _Bool vp_json_vector16 = 0;
 
 static int cpu_has(const char *name)

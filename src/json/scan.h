@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "vprof/json.h"
+
 #if defined(__x86_64__)
 #define VP_SCAN_X86 1
 #include <immintrin.h>
@@ -31,6 +33,9 @@ typedef struct vp_scan_ops {
      * (skip_slow then decides, and words any error).  NULL where the
      * variant has no bitmap walk (scalar, SSE2). */
     const char *(*skip_container)(const char *start, const char *end, int depth);
+    /* vp_json_facts_scan's scan, with this variant's walk; NULL where
+     * there is no walk. */
+    void (*facts)(vp_json_facts *st, const char *data, size_t len, vp_buf *out);
     const char *name;
     int vector;   /* SSE2 or better: callers may inline a 16-byte test (x86 only) */
 } vp_scan_ops;
@@ -40,5 +45,7 @@ extern vp_scan_ops vp_scan;
 /* skip.c: the bitmap walk, one per instruction set. */
 const char *vp_skip_container_avx2(const char *start, const char *end, int depth);
 const char *vp_skip_container_neon(const char *start, const char *end, int depth);
+void vp_json_facts_avx2(vp_json_facts *st, const char *data, size_t len, vp_buf *out);
+void vp_json_facts_neon(vp_json_facts *st, const char *data, size_t len, vp_buf *out);
 
 #endif

@@ -206,6 +206,104 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
         return NULL;                                                                             \
     }
 
+
+/* Skip facts (vprof/json.h, vp_json_facts_scan): a scan of a chunk of a
+ * stream for the brackets outside strings, with the in-string and
+ * backslash states and the depth carried from chunk to chunk.  Each
+ * container opened at the wanted depth is given to the walk above, with
+ * the arguments vp_json_skip would give it there (the chunk's end, the
+ * caller's nesting base); what the walk accepts becomes a fact, and the
+ * scan goes on past the value's end, so that its bytes are classified
+ * once.  What the walk refuses gets no fact and is scanned through.
+ *
+ * The scan's view of the document (inside a string or not, the depth)
+ * only chooses where to call the walk: a fact is the walk's own answer,
+ * true wherever it stands.  So text the scan misreads (malformed JSON,
+ * a stream cut in a string) can cost facts, never make one wrong.  The
+ * walks that fail cover disjoint ranges (the scan follows the same
+ * brackets into the value and finds no candidate before the value's
+ * end), so the scan stays linear. */
+#define DEFINE_FACTS_SCAN(NAME, TARGET, BRACKETS, PREFIX_XOR, WALK)                                 \
+    TARGET void NAME(vp_json_facts *st, const char *data, size_t len, vp_buf *out)                  \
+    {                                                                                               \
+        const char *p = data, *end = data + len;                                                    \
+        uint64_t esc = st->esc_carry, str = st->string_carry;                                       \
+        int64_t depth = st->depth;                                                                  \
+        int64_t want = st->fact_depth >= 0 && len < UINT32_MAX ? st->fact_depth : INT64_MIN;        \
+        /* Room for the facts and one more, the terminator. */                                      \
+        out->len = 0;                                                                               \
+        vp_buf_reserve(out, 64 * sizeof(vp_json_fact));                                             \
+        size_t nf = 0, capf = (out->cap - 1) / sizeof(vp_json_fact) - 1;                            \
+        vp_json_fact *facts = (vp_json_fact *)(void *)out->data;                                    \
+        char last[64];                                                                              \
+        while (p < end) {                                                                           \
+            size_t n = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;                             \
+            const char *block = p;                                                                  \
+            if (n < 64) {                                                                           \
+                memcpy(last, p, n);                                                                 \
+                memset(last + n, ' ', 64 - n);                                                      \
+                block = last;                                                                       \
+            }                                                                                       \
+            uint64_t q, bs, open, close;                                                            \
+            BRACKETS(block, &q, &bs, &open, &close);                                                \
+            uint64_t escaped = escaped_bytes(bs, &esc);                                             \
+            uint64_t inside = PREFIX_XOR(q & ~escaped) ^ str;                                       \
+            uint64_t brackets = (open | close) & ~inside;                                           \
+            /* The depth through the block, up to a candidate (no call in                           \
+             * this loop: it keeps its values in registers). */                                     \
+            int64_t cand = -1;                                                                      \
+            while (brackets) {                                                                      \
+                unsigned i = (unsigned)__builtin_ctzll(brackets);                                   \
+                brackets &= brackets - 1;                                                           \
+                if (!(open >> i & 1)) {                                                             \
+                    depth--;                                                                        \
+                } else if (__builtin_expect(depth == want, 0)) {                                    \
+                    cand = i;                                                                       \
+                    break;                                                                          \
+                } else {                                                                            \
+                    depth++;                                                                        \
+                }                                                                                   \
+            }                                                                                       \
+            if (__builtin_expect(cand >= 0, 0)) {                                                   \
+                const char *at = p + cand, *stop = WALK(at, end, st->skip_depth);                   \
+                if (stop) {                                                                         \
+                    if (nf == capf) {                                                               \
+                        out->len = nf * sizeof *facts;                                              \
+                        vp_buf_reserve(out, capf * sizeof *facts);                                  \
+                        capf = (out->cap - 1) / sizeof *facts - 1;                                  \
+                        facts = (vp_json_fact *)(void *)out->data;                                  \
+                    }                                                                               \
+                    facts[nf].off = (uint32_t)(at - data);                                          \
+                    facts[nf].len = (uint32_t)(stop - at);                                          \
+                    if (++nf == VP_JSON_FACTS_MAX)                                                  \
+                        want = INT64_MIN;                                                           \
+                    p = stop;                                                                       \
+                } else {                                                                            \
+                    /* No fact: on inside the value. */                                             \
+                    depth++;                                                                        \
+                    p = at + 1;                                                                     \
+                }                                                                                   \
+                /* Past a bracket outside strings: no string, no escape. */                         \
+                esc = str = 0;                                                                      \
+                continue;                                                                           \
+            }                                                                                       \
+            /* The states after the block's last real byte (the padding is                          \
+             * spaces: the byte after a partial block is escaped when the                           \
+             * backslash run before it is odd). */                                                  \
+            str = (uint64_t)((int64_t)(inside << (64 - n)) >> 63);                                  \
+            if (n < 64)                                                                             \
+                esc = escaped >> n & 1;                                                             \
+            p += n;                                                                                 \
+        }                                                                                           \
+        st->esc_carry = esc;                                                                        \
+        st->string_carry = str;                                                                     \
+        st->depth = depth;                                                                          \
+        /* The terminator: no chunk offset reaches it. */                                           \
+        facts[nf].off = UINT32_MAX;                                                                 \
+        facts[nf].len = 0;                                                                          \
+        out->len = (nf + 1) * sizeof *facts;                                                        \
+    }
+
 #endif
 
 #if VP_SCAN_X86
@@ -266,6 +364,30 @@ __attribute__((target("avx2,pclmul"))) static inline uint64_t prefix_xor_clmul(u
 
 DEFINE_SKIP_CONTAINER(vp_skip_container_avx2, __attribute__((target("avx2,pclmul,bmi"))),
                       classify_avx2, prefix_xor_clmul)
+
+/* For the facts scan: quotes, backslashes, '{' or '[' and '}' or ']'
+ * (the byte with 0x20 set: '[' is '{' less 0x20, ']' is '}' less it). */
+__attribute__((target("avx2"))) static inline void brackets_avx2(const char *p, uint64_t *q,
+                                                                 uint64_t *bs, uint64_t *open,
+                                                                 uint64_t *close)
+{
+    uint64_t m[2][4];
+    for (int h = 0; h < 2; h++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * h));
+        __m256i x20 = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
+        m[h][0] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('"')));
+        m[h][1] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')));
+        m[h][2] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x20, _mm256_set1_epi8('{')));
+        m[h][3] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x20, _mm256_set1_epi8('}')));
+    }
+    *q = m[0][0] | m[1][0] << 32;
+    *bs = m[0][1] | m[1][1] << 32;
+    *open = m[0][2] | m[1][2] << 32;
+    *close = m[0][3] | m[1][3] << 32;
+}
+
+DEFINE_FACTS_SCAN(vp_json_facts_avx2, __attribute__((target("avx2,pclmul,bmi"))), brackets_avx2,
+                  prefix_xor_clmul, vp_skip_container_avx2)
 #endif
 
 #if VP_SCAN_NEON
@@ -313,4 +435,33 @@ static inline void classify_neon(const char *p, block_masks *m)
 }
 
 DEFINE_SKIP_CONTAINER(vp_skip_container_neon, , classify_neon, prefix_xor)
+
+static inline void brackets_neon(const char *p, uint64_t *q, uint64_t *bs, uint64_t *open,
+                                 uint64_t *close)
+{
+    uint8x16_t mq[4], mb[4], mo[4], mc[4];
+    for (int i = 0; i < 4; i++) {
+        uint8x16_t x = vld1q_u8((const uint8_t *)p + 16 * i);
+        uint8x16_t x20 = vorrq_u8(x, vdupq_n_u8(0x20));
+        mq[i] = vceqq_u8(x, vdupq_n_u8('"'));
+        mb[i] = vceqq_u8(x, vdupq_n_u8('\\'));
+        mo[i] = vceqq_u8(x20, vdupq_n_u8('{'));
+        mc[i] = vceqq_u8(x20, vdupq_n_u8('}'));
+    }
+    *q = mask64_neon(mq[0], mq[1], mq[2], mq[3]);
+    *bs = mask64_neon(mb[0], mb[1], mb[2], mb[3]);
+    *open = mask64_neon(mo[0], mo[1], mo[2], mo[3]);
+    *close = mask64_neon(mc[0], mc[1], mc[2], mc[3]);
+}
+
+DEFINE_FACTS_SCAN(vp_json_facts_neon, , brackets_neon, prefix_xor, vp_skip_container_neon)
 #endif
+
+int vp_json_facts_init(vp_json_facts *st, int skip_depth)
+{
+    memset(st, 0, sizeof *st);
+    st->scan = vp_scan.facts;
+    st->fact_depth = -1;
+    st->skip_depth = skip_depth;
+    return st->scan != NULL;
+}

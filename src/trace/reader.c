@@ -8,7 +8,24 @@
  * takes, the element is parsed again from its start, and the reader moves
  * back onto the chunk as soon as the element is done.  So an element is
  * always contiguous while it is parsed and the carry holds at most about
- * one element. */
+ * one element.
+ *
+ * Skip facts.  Skipping the members nobody asked for (args, mostly) was a
+ * quarter of the parser's time, while the source thread that inflates
+ * ahead of it sat idle most of the time.  So the source thread runs a
+ * hook on each chunk it fills (facts_hook): a scan of the chunk
+ * (vp_json_facts_scan) that records, for the objects and arrays opened as
+ * event members, where each one ends.  A fact is the bitmap walk's answer
+ * at that place with the arguments the parser's vp_json_skip would pass
+ * it there (the chunk's end, nesting base 2): a memo of the same pure
+ * function on the same bytes.  So when the parser stands at a member's
+ * '{' or '[' outside the carry (its window is then exactly the chunk),
+ * the fact at that offset, if there is one, is what its own skip would
+ * return; with none it skips as before, and every error is found and
+ * worded by its own skip as before.  The scan's idea of the document
+ * (strings, depth, the trace's form) decides only where facts are made:
+ * a wrong idea costs facts, never a wrong span.  Chunks straddled by a
+ * value get no fact for it, and the carry never uses facts. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +56,17 @@ enum { STEP_NONE, STEP_EVENT };
 
 #define CARRY_STEP (64u << 10)
 
+/* The source thread's side of the skip facts: the scan's state. */
+typedef struct facts_ctx {
+    vp_json_facts scan;
+    int root_seen;     /* the trace's form is known (its first byte) */
+    int later;         /* past the first chunk */
+} facts_ctx;
+
 struct vp_trace {
     vp_source *src;
+    facts_ctx *facts;          /* NULL: no skip facts (no walk, or turned off) */
+    const vp_json_fact *fact;  /* the current chunk's facts, from the first not yet passed */
     char *path;                /* the name in messages */
     char *file;                /* what was opened ("-" = standard input) */
     vp_trace_opts opts;
@@ -70,6 +96,8 @@ struct vp_trace {
     int progress_on;
     struct timespec progress_last;
 };
+
+int vp_trace_prepass = 1;
 
 static uint64_t off_of(const vp_trace *t, const char *q)
 {
@@ -106,6 +134,44 @@ static void progress_draw(vp_trace *t, int final)
             (unsigned long long)t->stats.events);
 }
 
+/* The facts of a chunk without any: the terminator alone. */
+static const vp_json_fact no_facts = {UINT32_MAX, 0};
+
+/* On the source thread, each chunk: its skip facts into aux.  The
+ * members of an event are at depth 3 in the object form ({"traceEvents":
+ * [{...}]}) and 2 in the array form; the first byte of the stream (after
+ * whitespace and a byte order mark) says which. */
+static void facts_hook(void *ctx, const char *data, size_t len, vp_buf *aux)
+{
+    facts_ctx *fc = ctx;
+    if (!fc->root_seen) {
+        const char *p = data, *end = data + len;
+        if (!fc->later && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+            p += 3;
+        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+            p++;
+        if (p < end) {
+            fc->root_seen = 1;
+            fc->scan.fact_depth = *p == '{' ? 3 : *p == '[' ? 2 : -1;
+        }
+    }
+    fc->later = 1;
+    vp_json_facts_scan(&fc->scan, data, len, aux);
+}
+
+/* The end of the member value at p ('{' or '[') when a fact knows it. */
+static inline const char *known_end(vp_trace *t, const char *p)
+{
+    if (t->in_carry)
+        return NULL;
+    uint32_t off = (uint32_t)(p - t->chunk.data);
+    const vp_json_fact *f = t->fact;
+    while (f->off < off)
+        f++;
+    t->fact = f;
+    return f->off == off ? p + f->len : NULL;
+}
+
 /* Takes the next chunk from the source: 1, or 0 at the end, or -1. */
 static int fetch_chunk(vp_trace *t, vp_error *err)
 {
@@ -114,6 +180,7 @@ static int fetch_chunk(vp_trace *t, vp_error *err)
     int r = vp_source_next(t->src, &t->chunk, err);
     if (r == 1) {
         t->chunk_used = 0;
+        t->fact = t->chunk.aux ? t->chunk.aux : &no_facts;
         progress_draw(t, 0);
         return 1;
     }
@@ -361,8 +428,8 @@ static int time_field(const char **pp, const char *end, const char *key, int64_t
 /* Parses the event object at *pp ('{'). Members other than the common
  * ones are skipped structurally; keys are compared raw (Kineto never
  * escapes them, and an escaped key is simply not a common field). */
-static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned *nflags,
-                       unsigned *cflags, vp_json_fail *fail)
+static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *ev,
+                       unsigned *nflags, unsigned *cflags, vp_json_fail *fail)
 {
     const char *p = *pp;
     const char *start = p;
@@ -441,12 +508,21 @@ static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned 
                 return r;
             ev->has_dur = 1;
             break;
-        default:
-            /* pid, tid and ids are mostly numbers: skipped without a call */
-            if ((unsigned)(*p - '0') < 10 || *p == '-')
+        default: {
+            /* pid, tid and ids are mostly numbers: skipped without a call;
+             * args mostly by a fact (see the top) */
+            const char *known;
+            if ((unsigned)(*p - '0') < 10 || *p == '-') {
                 r = vp_json_skip_number(&p, end, &v);
-            else
+            } else if ((*p == '{' || *p == '[') && (known = known_end(t, p))) {
+                v.p = p;
+                v.n = (size_t)(known - p);
+                p = known;
+                r = VP_JSON_OK;
+                t->stats.known_skips++;
+            } else {
                 r = vp_json_skip(&p, end, 2, &v, fail);
+            }
             if (r != VP_JSON_OK)
                 return r;
             if (which == KEY_ARGS)
@@ -457,6 +533,7 @@ static int parse_event(const char **pp, const char *end, vp_event *ev, unsigned 
                 ev->tid = v;
             else if (which == KEY_ID)
                 ev->id = v;
+        }
         }
         /* ", " and the next member's quote: the common separator at once */
         if (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"') {
@@ -499,7 +576,7 @@ static int take_event(vp_trace *t, const char **pp, const char *end, vp_event *e
                       vp_json_fail *fail)
 {
     unsigned nf, cf;
-    int r = parse_event(pp, end, ev, &nf, &cf, fail);
+    int r = parse_event(t, pp, end, ev, &nf, &cf, fail);
     if (r != VP_JSON_OK)
         return r;
     ev->offset = off_of(t, ev->raw.p);
@@ -758,11 +835,26 @@ failed:
 
 vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *err)
 {
-    vp_source *src = vp_source_open(path, err);
-    if (!src)
+    /* The facts' state is the source thread's alone: its own allocation,
+     * away from the parser's fields. */
+    facts_ctx *fc = NULL;
+    if (vp_trace_prepass) {
+        fc = vp_calloc(1, sizeof *fc);
+        if (!vp_json_facts_init(&fc->scan, 2)) {
+            free(fc);
+            fc = NULL;
+        }
+    }
+    vp_source *src = fc ? vp_source_open_hooked(path, facts_hook, fc, err)
+                        : vp_source_open(path, err);
+    if (!src) {
+        free(fc);
         return NULL;
+    }
     vp_trace *t = vp_calloc(1, sizeof *t);
     t->src = src;
+    t->facts = fc;
+    t->fact = &no_facts;
     t->path = vp_strdup(opts && opts->name ? opts->name : vp_source_name(src));
     t->file = vp_strdup(path);
     if (opts)
@@ -816,6 +908,7 @@ void vp_trace_close(vp_trace *t)
     if (!t)
         return;
     vp_source_close(t->src);
+    free(t->facts);
     vp_buf_free(&t->carry);
     vp_buf_free(&t->key_buf);
     vp_buf_free(&t->name_buf);

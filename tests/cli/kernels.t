@@ -327,6 +327,34 @@ expect_stderr <<'END'
 vprof: deep.json: byte 150 (line 1, column 151): nesting deeper than 128 levels (vprof's limit)
 END
 
+case_ 'malformed args in the second chunk of a 2 MB trace: the same error with skip facts'
+# 12,000 events; the 11,001st lacks a comma in its args (byte 1867834,
+# python's str.find agrees).  The args before it, in both 1 MiB chunks,
+# are skipped by the source thread's facts (AVX2, NEON); the bad one gets
+# none and the parser's own skip words the error, as with every variant.
+cd "$WORK"
+python3 -c "
+import sys
+ev = ('{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": 7, \"ts\": %d, '
+      '\"dur\": 3, \"args\": {\"External id\": %d, \"grid\": [1, 1, 1], \"stream\": 7, '
+      '\"note\": \"a\\\\\\\\\\\\\"b{[\"}}')
+out = ['{\"traceEvents\": [\n']
+for i in range(12000):
+    e = ev % (i % 10, i * 5, i)
+    if i == 11000:
+        e = e.replace('\"stream\": 7,', '\"stream\": 7')
+    out.append(e + (',\n' if i < 11999 else '\n'))
+out.append(']}\n')
+sys.stdout.write(''.join(out))
+" > badargs.json
+vp kernels badargs.json
+expect_status 3
+expect_stdout <<'END'
+END
+expect_stderr <<'END'
+vprof: badargs.json: byte 1867834 (line 11002, column 149): expected ',' or '}' after an object member, found '"'
+END
+
 case_ 'a 100 MB string'
 cd "$WORK"
 { printf '[{"name":"'; head -c 100000000 /dev/zero | tr '\\0' a; printf '"}]'; } > bigstr.json

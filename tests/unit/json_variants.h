@@ -39,7 +39,7 @@ __attribute__((unused)) static outcome string_outcome(const char *buf, size_t le
 /* The depth skip_outcome passes (the enclosing levels already open). */
 static int skip_depth;
 
-static outcome skip_outcome(const char *buf, size_t len)
+__attribute__((unused)) static outcome skip_outcome(const char *buf, size_t len)
 {
     outcome o;
     memset(&o, 0, sizeof o);
@@ -72,7 +72,7 @@ static void same(const outcome *a, const outcome *b, const char *variant, const 
 /* Runs f on buf[0, len) under every variant; all must match scalar.
  * Returns scalar's outcome. The buffer is a heap copy of exactly len
  * bytes, so that ASan catches a read past the end. */
-static outcome all_variants(outcome (*f)(const char *, size_t), const char *text, size_t len,
+__attribute__((unused)) static outcome all_variants(outcome (*f)(const char *, size_t), const char *text, size_t len,
                             const char *what, size_t pos)
 {
     char *buf = malloc(len ? len : 1);
