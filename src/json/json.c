@@ -112,18 +112,6 @@ static inline int is_scalar_char(unsigned char c)
     return vp_json_scalar_char[c];
 }
 
-/* The number the first n (1..8) bytes of w spell, when they are digits:
- * shifted to the top so that zero bytes stand for leading zeros (the
- * borrows of the bytes after them go out at the top), then pairs, quads
- * and the eight (SWAR). */
-static inline uint64_t digits_value(uint64_t w, unsigned n)
-{
-    w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
-    w = w * 10 + (w >> 8);
-    return (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
-            (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
-}
-
 /* A number or literal: scans its characters. */
 static int skip_scalar(const char **pp, const char *end, vp_json_fail *fail)
 {
@@ -537,8 +525,6 @@ static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
     return 0;
 }
 
-static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                      100000000};
 
 /* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
  * digits, straight to nanoseconds: where the form stopped (the caller
@@ -562,13 +548,13 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
         unsigned n = vp_json_digit_run8(w);
         if (n == 0)
             return NULL;
-        x = digits_value(w, n);
+        x = vp_json_digits_value(w, n);
         p += n;
         if (n == 8 && end - p >= 8) {
             w = vp_json_load64(p);
             n = vp_json_digit_run8(w);
             if (n) {
-                x = x * pow10_u64[n] + digits_value(w, n);
+                x = x * vp_json_pow10[n] + vp_json_digits_value(w, n);
                 p += n;
             }
         }
@@ -578,7 +564,7 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
         x = x * 10 + (uint64_t)(*p++ - '0');
     /* 16 digits hold today's absolute microseconds; the bound keeps
      * x * 1000 + 1000 inside int64. */
-    if (p == digits || p - digits > 16 || x > 9223372036854774ULL)
+    if (p == digits || p - digits > 16 || x > VP_JSON_US_MAX)
         return NULL;
     /* The first three decimals, and half away from zero: the first
      * dropped digit decides. */
@@ -592,9 +578,9 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
             if (n == 0) {
                 /* "7." */
             } else if (n <= 3) {
-                frac = digits_value(w, n) * pow10_u64[3 - n];
+                frac = vp_json_digits_value(w, n) * vp_json_pow10[3 - n];
             } else {
-                frac = digits_value(w, 3) + (((w >> 24) & 0xff) >= '5');
+                frac = vp_json_digits_value(w, 3) + (((w >> 24) & 0xff) >= '5');
             }
             p += n;
             nf = n < 8 ? 3 : 4;   /* only more digits can follow eight */
@@ -624,7 +610,7 @@ int vp_json_us_to_ns(vp_span v, int64_t *out)
     return decimal_to_int(v, 3, out, &inexact);
 }
 
-int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out)
+int vp_json_us_to_ns_at_general(const char **pp, const char *end, int64_t *out)
 {
     /* The number ends where vp_json_skip would end it: at a byte that
      * cannot be part of a number or literal, before the end. */

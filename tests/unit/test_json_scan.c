@@ -6,6 +6,7 @@
  * form vp_json_us_to_ns_at (its digit runs read a word at a time, at every
  * offset and cut at every byte), the skip of numbers, and the inline
  * whitespace test of vp_json_ws. */
+#define _XOPEN_SOURCE 700
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,8 +17,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "vprof/json.h"
+#include "vprof/source.h"
 
 #include "json_variants.h"
 
@@ -308,6 +313,168 @@ static void test_us_to_ns_at_agrees_with_skip(void **state)
     vp_json_set_scanner("scalar");
 }
 
+
+/* One number at p: vp_json_us_to_ns_short against the general form on
+ * the same buffer and against the exact decimal path (the number quoted):
+ * when it takes the number, the same end and the same nanoseconds; when
+ * it declines, nothing moved or written.  Returns whether it took it. */
+static int short_agrees(const char *p, const char *end, const char *what)
+{
+    const char *a = p, *b = p;
+    int64_t x = 12345, y = 0, exact = 0;
+    if (!vp_json_us_to_ns_short(&a, end, &x)) {
+        assert_ptr_equal(a, p);
+        assert_int_equal(x, 12345);
+        return 0;
+    }
+    if (!vp_json_us_to_ns_at_general(&b, end, &y) || a != b || x != y)
+        fail_msg("%s: short %lld to +%td, general %lld to +%td", what, (long long)x, a - p,
+                 (long long)y, b - p);
+    char quoted[64];
+    int qn = snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)(a - p), p);
+    assert_int_equal(vp_json_us_to_ns((vp_span){quoted, (size_t)qn}, &exact), 0);
+    if (x != exact)
+        fail_msg("%s: short %lld, exact %lld", what, (long long)x, (long long)exact);
+    return 1;
+}
+
+/* The short forms, spelled out byte by byte: -?[0-9]{1,16}(.[0-9]{0,3})?
+ * then a byte no number holds, at most 9223372036854774 whole. */
+static int is_short_form(const char *s)
+{
+    s += *s == '-';
+    int nd = 0;
+    uint64_t x = 0;
+    for (; *s >= '0' && *s <= '9'; s++, nd++)
+        x = nd < 17 ? x * 10 + (uint64_t)(*s - '0') : x;
+    if (nd == 0 || nd > 16 || x > 9223372036854774ULL)
+        return 0;
+    if (*s == '.') {
+        int nf = 0;
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            nf++;
+        if (nf > 3)
+            return 0;
+    }
+    return !((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+             *s == '+' || *s == '-' || *s == '.');
+}
+
+/* Generated forms: every integer digit count 1-20 (all nines, a one and
+ * zeros, leading zeros, mixed), none to five decimals ending in 4, 5 or 9
+ * (the rounding digit), '-' and "-0", exponents, then each terminator,
+ * in a buffer of exactly the bytes up to every cut (ASan sees a load past
+ * its end) and with 40 bytes of room. */
+static void test_us_to_ns_short_generated(void **state)
+{
+    (void)state;
+    static const char *const fracs[] = {"", ".", ".5", ".05", ".123", ".999", ".0004",
+                                        ".1235", ".99995", ".00049", ".12345"};
+    static const char *const exps[] = {"", "e3", "E-2", "e+1"};
+    static const char *const after[] = {",", "}", " ", "\n", "]", "\"", "x", "e", ".", "0"};
+    size_t taken = 0, roomy = 0, want = 0;
+    char text[128], num[64];
+    for (int neg = 0; neg < 2; neg++)
+        for (int nd = 1; nd <= 20; nd++)
+            for (int form = 0; form < 4; form++) {
+                char ip[24];
+                for (int i = 0; i < nd; i++)
+                    ip[i] = form == 0   ? '9'
+                            : form == 1 ? (i ? '0' : '1')
+                            : form == 2 ? (i < nd - 1 ? '0' : '7')
+                                        : (char)('0' + (i * 7 + 3) % 10);
+                ip[nd] = 0;
+                for (size_t f = 0; f < sizeof fracs / sizeof fracs[0]; f++)
+                    for (size_t e = 0; e < sizeof exps / sizeof exps[0]; e++) {
+                        snprintf(num, sizeof num, "%s%s%s%s", neg ? "-" : "", ip, fracs[f], exps[e]);
+                        for (size_t b = 0; b < sizeof after / sizeof after[0]; b++) {
+                            int n = snprintf(text, sizeof text, "%s%s", num, after[b]);
+                            memset(text + n, ' ', 40);
+                            size_t full = (size_t)n + 40;
+                            /* every cut for one terminator, room for all */
+                            for (size_t len = b ? full : 0; len <= full; len++) {
+                                char *buf = malloc(len ? len : 1);
+                                memcpy(buf, text, len);
+                                int took = short_agrees(buf, buf + len, text);
+                                if (len == full) {
+                                    roomy += (size_t)took;
+                                    want += (size_t)is_short_form(text);
+                                }
+                                taken += (size_t)took;
+                                free(buf);
+                            }
+                        }
+                    }
+            }
+    /* with room, exactly the short forms go the short way; cut, fewer */
+    assert_int_equal(roomy, want);
+    assert_true(want > 1000 && taken > want);
+    const char *kineto[] = {"1699999999123.456,", "12.345}", "3,", "-0,", "0.5,"};
+    for (size_t i = 0; i < sizeof kineto / sizeof kineto[0]; i++) {
+        snprintf(text, sizeof text, "%s%40s", kineto[i], "");
+        assert_int_equal(short_agrees(text, text + strlen(text), kineto[i]), 1);
+    }
+}
+
+/* Every ts and dur value in the test data and, where it is there, the
+ * shared real fixtures, read where it stands in its file. */
+static size_t fixture_numbers, fixture_taken;
+
+static int each_fixture(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (type != FTW_F || !((n > 5 && strcmp(path + n - 5, ".json") == 0) ||
+                           (n > 8 && strcmp(path + n - 8, ".json.gz") == 0)))
+        return 0;
+    vp_error err = {0};
+    vp_source *s = vp_source_open(path, &err);
+    assert_non_null(s);
+    vp_buf all = {0};
+    vp_chunk c;
+    while (vp_source_next(s, &c, &err) == 1)
+        vp_buf_append(&all, c.data, c.len);
+    vp_source_close(s);
+    const char *end = all.data + all.len;
+    for (const char *p = all.data; p && p < end; p++) {
+        p = memchr(p, '"', (size_t)(end - p));
+        if (!p)
+            break;
+        size_t k = end - p >= 5 && memcmp(p, "\"ts\"", 4) == 0    ? 4
+                   : end - p >= 6 && memcmp(p, "\"dur\"", 5) == 0 ? 5
+                                                                   : 0;
+        if (!k)
+            continue;
+        const char *q = vp_json_ws(p + k, end);
+        if (q == end || *q != ':')
+            continue;
+        q = vp_json_ws(q + 1, end);
+        fixture_numbers++;
+        fixture_taken += (size_t)short_agrees(q, end, path);
+    }
+    vp_buf_free(&all);
+    return 0;
+}
+
+static void test_us_to_ns_short_fixtures(void **state)
+{
+    (void)state;
+    const char *data = getenv("VPROF_TEST_DATA");
+    if (!data)
+        skip();
+    assert_int_equal(nftw(data, each_fixture, 16, FTW_PHYS), 0);
+    assert_true(fixture_numbers > 10000);
+    const char *shared = getenv("VPROF_SHARED");
+    char real[4096];
+    if (shared && snprintf(real, sizeof real, "%s/fixtures/real", shared) < (int)sizeof real &&
+        access(real, R_OK) == 0)
+        assert_int_equal(nftw(real, each_fixture, 16, FTW_PHYS), 0);
+    /* nearly all of them are Kineto's short forms */
+    assert_true(fixture_taken > fixture_numbers * 9 / 10);
+    print_message("%zu ts/dur values, %zu read the short way\n", fixture_numbers, fixture_taken);
+}
+
 /* vp_json_digit_run8 against counting byte by byte: every byte value
  * after a run of every length 0..7 (0xFA-0xFF carry out of their byte
  * when 6 is added: only into the bytes after them), digits after it. */
@@ -395,6 +562,8 @@ int main(void)
         cmocka_unit_test(test_us_to_ns_fast_forms),
         cmocka_unit_test(test_ws_inline_every_length),
         cmocka_unit_test(test_us_to_ns_at_agrees_with_skip),
+        cmocka_unit_test(test_us_to_ns_short_generated),
+        cmocka_unit_test(test_us_to_ns_short_fixtures),
         cmocka_unit_test(test_digit_run8_every_byte),
         cmocka_unit_test(test_skip_number_every_length),
     };
