@@ -276,10 +276,44 @@ int vp_json_str_eq(vp_span s, const char *lit)
     return eq;
 }
 
-int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
+void vp_json_keyset_init(vp_json_keyset *ks, const char *const *keys, size_t nkeys)
+{
+    memset(ks, 0, sizeof *ks);
+    ks->keys = keys;
+    ks->n = nkeys;
+    ks->words = nkeys <= VP_JSON_KEYSET_MAX;   /* more: the general comparison */
+    for (size_t i = 0; i < nkeys && i < VP_JSON_KEYSET_MAX; i++) {
+        size_t kl = ks->len[i] = strlen(keys[i]);
+        unsigned char t[16] = {0}, m[16] = {0};
+        int ok = kl <= 14;
+        for (size_t j = 0; ok && j < kl; j++) {
+            unsigned char ch = (unsigned char)keys[i][j];
+            ok = ch != '"' && ch != '\\' && ch >= 0x20;
+            t[j + 1] = ch;
+        }
+        if (!ok) {
+            ks->words = 0;
+            continue;
+        }
+        t[0] = t[kl + 1] = '"';
+        memset(m, 0xff, kl + 2);
+        memcpy(ks->pat[i], t, 16);
+        memcpy(ks->mask[i], m, 16);
+    }
+}
+
+/* One pass over the members of obj for the keys of ks; with ks->words
+ * (every key a word: at most 14 bytes, no quote, backslash or control
+ * byte, quoted and masked), a member is tested against the sixteen bytes
+ * at its opening quote with no decoding, and a member matching none with
+ * no escape is none of them.  A member that matches takes the first key
+ * not yet found that it names, as the general comparison does. */
+static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
 {
     vp_json_fail fail;
     int found = 0;
+    size_t nkeys = ks->n;
+    const char *const *keys = ks->keys;
     for (size_t i = 0; i < nkeys; i++)
         vals[i].p = NULL, vals[i].n = 0;
     if (!obj.p)   /* an absent member (e.g. an event without args) */
@@ -288,14 +322,24 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
     p = vp_json_ws(p, end);
     if (p == end || *p != '{')
         return 0;
-    size_t klen[16];   /* the keys' lengths, measured once (callers ask for a few) */
-    for (size_t i = 0; i < nkeys && i < 16; i++)
-        klen[i] = strlen(keys[i]);
     p = vp_json_ws(p + 1, end);
     while (p < end && *p == '"') {
         vp_span k, v;
-        unsigned fl;
-        if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
+        unsigned fl = 0;
+        size_t hit = nkeys;
+        int checked = ks->words && end - p >= 16;
+        if (checked) {
+            uint64_t a = vp_json_load64(p), b = vp_json_load64(p + 8);
+            for (size_t i = 0; i < nkeys; i++)
+                if (!vals[i].p && (a & ks->mask[i][0]) == ks->pat[i][0] &&
+                    (b & ks->mask[i][1]) == ks->pat[i][1]) {
+                    hit = i;
+                    break;
+                }
+        }
+        if (hit < nkeys)
+            p += ks->len[hit] + 2;
+        else if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
             break;
         p = vp_json_ws(p, end);
         if (p == end || *p != ':')
@@ -309,17 +353,22 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
         } else if (vp_json_skip(&p, end, 1, &v, &fail) != VP_JSON_OK) {
             break;
         }
-        for (size_t i = 0; i < nkeys; i++) {
-            if (vals[i].p)
-                continue;
-            size_t kl = i < 16 ? klen[i] : strlen(keys[i]);
-            if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
-                ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
-                vals[i] = v;
-                if ((size_t)++found == nkeys)
-                    return found;
-                break;
+        if (hit == nkeys && (!checked || (fl & VP_STR_ESCAPED))) {
+            for (size_t i = 0; i < nkeys; i++) {
+                if (vals[i].p)
+                    continue;
+                size_t kl = i < VP_JSON_KEYSET_MAX ? ks->len[i] : strlen(keys[i]);
+                if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
+                    ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
+                    hit = i;
+                    break;
+                }
             }
+        }
+        if (hit < nkeys) {
+            vals[hit] = v;
+            if ((size_t)++found == nkeys)
+                return found;
         }
         p = vp_json_ws(p, end);
         if (p == end || *p != ',')
@@ -327,6 +376,25 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
         p = vp_json_ws(p + 1, end);
     }
     return found;
+}
+
+int vp_json_get_keyset(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
+{
+    return get_members(obj, ks, vals);
+}
+
+int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
+{
+    /* The keys' lengths, measured once; no words (building them costs
+     * more than one object's members save: callers that ask often keep a
+     * vp_json_keyset). */
+    vp_json_keyset ks;
+    ks.keys = keys;
+    ks.words = 0;
+    ks.n = nkeys;
+    for (size_t i = 0; i < nkeys && i < VP_JSON_KEYSET_MAX; i++)
+        ks.len[i] = strlen(keys[i]);
+    return get_members(obj, &ks, vals);
 }
 
 int vp_json_get(vp_span obj, const char *key, vp_span *val)

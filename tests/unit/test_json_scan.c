@@ -416,9 +416,9 @@ static void test_us_to_ns_short_generated(void **state)
     }
 }
 
-/* Every ts and dur value in the test data and, where it is there, the
- * shared real fixtures, read where it stands in its file. */
-static size_t fixture_numbers, fixture_taken;
+/* Each JSON file (plain or gzip) of the test data and, where they are
+ * there, the shared real fixtures, whole, to fixture_fn. */
+static void (*fixture_fn)(const char *path, const char *data, const char *end);
 
 static int each_fixture(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -436,43 +436,200 @@ static int each_fixture(const char *path, const struct stat *st, int type, struc
     while (vp_source_next(s, &c, &err) == 1)
         vp_buf_append(&all, c.data, c.len);
     vp_source_close(s);
-    const char *end = all.data + all.len;
-    for (const char *p = all.data; p && p < end; p++) {
-        p = memchr(p, '"', (size_t)(end - p));
-        if (!p)
-            break;
-        size_t k = end - p >= 5 && memcmp(p, "\"ts\"", 4) == 0    ? 4
-                   : end - p >= 6 && memcmp(p, "\"dur\"", 5) == 0 ? 5
-                                                                   : 0;
-        if (!k)
-            continue;
-        const char *q = vp_json_ws(p + k, end);
-        if (q == end || *q != ':')
-            continue;
-        q = vp_json_ws(q + 1, end);
-        fixture_numbers++;
-        fixture_taken += (size_t)short_agrees(q, end, path);
-    }
+    if (all.len)
+        fixture_fn(path, all.data, all.data + all.len);
     vp_buf_free(&all);
     return 0;
 }
 
-static void test_us_to_ns_short_fixtures(void **state)
+static void walk_fixtures(void (*fn)(const char *, const char *, const char *))
 {
-    (void)state;
+    fixture_fn = fn;
     const char *data = getenv("VPROF_TEST_DATA");
     if (!data)
         skip();
     assert_int_equal(nftw(data, each_fixture, 16, FTW_PHYS), 0);
-    assert_true(fixture_numbers > 10000);
     const char *shared = getenv("VPROF_SHARED");
     char real[4096];
     if (shared && snprintf(real, sizeof real, "%s/fixtures/real", shared) < (int)sizeof real &&
         access(real, R_OK) == 0)
         assert_int_equal(nftw(real, each_fixture, 16, FTW_PHYS), 0);
+}
+
+/* Each value of a member named name (quoted, as "ts") in [p, end). */
+static void each_member(const char *p, const char *end, const char *name,
+                        void (*fn)(const char *path, const char *at, const char *end),
+                        const char *path)
+{
+    size_t k = strlen(name);
+    for (; p < end; p++) {
+        p = memchr(p, '"', (size_t)(end - p));
+        if (!p)
+            break;
+        if ((size_t)(end - p) < k || memcmp(p, name, k) != 0)
+            continue;
+        const char *q = vp_json_ws(p + k, end);
+        if (q == end || *q != ':')
+            continue;
+        fn(path, vp_json_ws(q + 1, end), end);
+    }
+}
+
+/* Every ts and dur value of the fixtures, read where it stands. */
+static size_t fixture_numbers, fixture_taken;
+
+static void one_time(const char *path, const char *at, const char *end)
+{
+    fixture_numbers++;
+    fixture_taken += (size_t)short_agrees(at, end, path);
+}
+
+static void fixture_times(const char *path, const char *data, const char *end)
+{
+    each_member(data, end, "\"ts\"", one_time, path);
+    each_member(data, end, "\"dur\"", one_time, path);
+}
+
+static void test_us_to_ns_short_fixtures(void **state)
+{
+    (void)state;
+    walk_fixtures(fixture_times);
+    assert_true(fixture_numbers > 10000);
     /* nearly all of them are Kineto's short forms */
     assert_true(fixture_taken > fixture_numbers * 9 / 10);
     print_message("%zu ts/dur values, %zu read the short way\n", fixture_numbers, fixture_taken);
+}
+
+/* vp_json_get_keyset against vp_json_get_many (the general comparison)
+ * on one object: the same count and the same spans. */
+static const char *const set_keys[][3] = {
+    {"correlation"}, {"stream", "correlation", "device"}, {"Task Type", "Stream Id"},
+    {"correlation", "correlation"}, {"Collective name", "correlation"}, {"a\"b", "x"}};
+static const size_t set_n[] = {1, 3, 2, 2, 2, 2};
+#define NSETS (sizeof set_n / sizeof set_n[0])
+static vp_json_keyset sets[NSETS];
+static size_t sets_found;
+
+static void keyset_agrees(vp_span obj, const char *what)
+{
+    for (size_t s = 0; s < NSETS; s++) {
+        vp_span a[3], b[3];
+        int na = vp_json_get_keyset(obj, &sets[s], a);
+        int nb = vp_json_get_many(obj, set_keys[s], set_n[s], b);
+        if (na != nb)
+            fail_msg("%s: set %zu found %d, general %d", what, s, na, nb);
+        for (size_t i = 0; i < set_n[s]; i++)
+            if (a[i].p != b[i].p || a[i].n != b[i].n)
+                fail_msg("%s: set %zu key %zu differs", what, s, i);
+        sets_found += (size_t)na;
+    }
+}
+
+static void init_sets(void)
+{
+    for (size_t s = 0; s < NSETS; s++)
+        vp_json_keyset_init(&sets[s], set_keys[s], set_n[s]);
+    assert_int_equal(sets[0].words, 1);
+    assert_int_equal(sets[4].words, 0);   /* "Collective name": 15 bytes */
+    assert_int_equal(sets[5].words, 0);   /* a quote */
+}
+
+static size_t fixture_args;
+
+static void one_args(const char *path, const char *at, const char *end)
+{
+    vp_span v;
+    vp_json_fail fail;
+    const char *q = at;
+    if (vp_json_skip(&q, end, 0, &v, &fail) != VP_JSON_OK)
+        return;
+    fixture_args++;
+    keyset_agrees(v, path);
+    /* one in 256 cut short at every byte of its first 64 */
+    for (size_t n = 0; fixture_args % 256 == 1 && n < v.n && n < 64; n++) {
+        char *cut = malloc(n ? n : 1);
+        memcpy(cut, v.p, n);
+        keyset_agrees((vp_span){cut, n}, path);
+        free(cut);
+    }
+}
+
+static void fixture_args_of(const char *path, const char *data, const char *end)
+{
+    each_member(data, end, "\"args\"", one_args, path);
+}
+
+/* Every args object of the fixtures, whole and cut. */
+static void test_keyset_fixtures(void **state)
+{
+    (void)state;
+    init_sets();
+    sets_found = 0;
+    walk_fixtures(fixture_args_of);
+    assert_true(fixture_args > 10000);
+    assert_true(sets_found > fixture_args);
+    print_message("%zu args objects, %zu members found\n", fixture_args, sets_found);
+}
+
+/* The cases that could tell the word compare from decoding the names:
+ * the value each key finds, exactly. */
+static void test_keyset_cases(void **state)
+{
+    (void)state;
+    init_sets();
+    static const struct {
+        const char *obj;
+        const char *want;   /* the "correlation" value, NULL when none */
+    } cases[] = {
+        {"{\"correlation\": 7, \"correlation\": 8}", "7"},           /* the first of two */
+        {"{\"correl\\u0061tion\": 5, \"correlation\": 6}", "5"},     /* escaped, first */
+        {"{\"correlation\": 6, \"correl\\u0061tion\": 5}", "6"},
+        {"{\"a\": {\"correlation\": 1}, \"b\": 2}", NULL},          /* nested: not a member */
+        {"{\"a\": {\"correlation\": 1}, \"correlation\": 3}", "3"},
+        {"{\"a\": [\"correlation\", 1], \"correlation\": 4}", "4"},
+        {"{\"x\": \"\\\"correlation\\\": 9\", \"correlation\": 2}", "2"},  /* inside a string */
+        {"{\"correlationx\": 1, \"correlation\": 10}", "10"},
+        {"{\"correlation\" : 11}", "11"},
+        {"{\"correlation\"x 12, \"correlation\": 13}", NULL},        /* broken: stops */
+        {"{\"correlation\": }", NULL},
+        {"{\"correlation\":-14}", "-14"},
+        {"[\"correlation\", 15]", NULL},
+        {"{\"External id\": 13,      \"device\": 2, \"stream\": 0,      \"correlation\": 118, "
+         "\"kind\": \"Dispatch Kernel\"}",
+         "118"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char buf[256];
+        /* at the end of its buffer and with room after it */
+        for (int room = 0; room < 2; room++) {
+            size_t n = strlen(cases[c].obj);
+            memcpy(buf, cases[c].obj, n);
+            memset(buf + n, ' ', 32);
+            vp_span obj = {buf, n};
+            vp_span v;
+            int got = vp_json_get_keyset(obj, &sets[0], &v);
+            if (!cases[c].want) {
+                assert_int_equal(got, 0);
+            } else {
+                assert_int_equal(got, 1);
+                assert_int_equal(v.n, strlen(cases[c].want));
+                assert_memory_equal(v.p, cases[c].want, v.n);
+            }
+            keyset_agrees(obj, cases[c].obj);
+            char *exact = malloc(n);
+            memcpy(exact, cases[c].obj, n);
+            for (size_t cut = 0; cut <= n; cut++)
+                keyset_agrees((vp_span){exact, cut}, cases[c].obj);
+            free(exact);
+            (void)room;
+        }
+    }
+    /* duplicate keys in the set: each occurrence fills the next */
+    vp_span two[2];
+    const char *dup = "{\"correlation\": 1, \"correlation\": 2}";
+    assert_int_equal(vp_json_get_keyset((vp_span){dup, strlen(dup)}, &sets[3], two), 2);
+    assert_memory_equal(two[0].p, "1", 1);
+    assert_memory_equal(two[1].p, "2", 1);
 }
 
 /* vp_json_digit_run8 against counting byte by byte: every byte value
@@ -564,6 +721,8 @@ int main(void)
         cmocka_unit_test(test_us_to_ns_at_agrees_with_skip),
         cmocka_unit_test(test_us_to_ns_short_generated),
         cmocka_unit_test(test_us_to_ns_short_fixtures),
+        cmocka_unit_test(test_keyset_cases),
+        cmocka_unit_test(test_keyset_fixtures),
         cmocka_unit_test(test_digit_run8_every_byte),
         cmocka_unit_test(test_skip_number_every_length),
     };
