@@ -157,6 +157,84 @@ static inline unsigned vp_json_digit_run8(uint64_t w)
     return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
 }
 
+/* The number the first n (1..8) bytes of w spell, when they are digits:
+ * shifted to the top so that zero bytes stand for leading zeros (the
+ * borrows of the bytes after them go out at the top), then pairs, quads
+ * and the eight (SWAR). */
+static inline uint64_t vp_json_digits_value(uint64_t w, unsigned n)
+{
+    w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
+    w = w * 10 + (w >> 8);
+    return (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+            (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+}
+
+static const uint64_t vp_json_pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                          100000000};
+
+/* The largest integer microseconds whose nanoseconds, rounded up, fit
+ * in int64 (x * 1000 + 1000 <= INT64_MAX). */
+#define VP_JSON_US_MAX 9223372036854774ULL
+
+/* vp_json_us_to_ns (below) on a number at *pp in the buffer, for its
+ * common forms only: 1 with *pp past the number, or 0 (nothing moved)
+ * when the caller must skip the value and use vp_json_us_to_ns. */
+int vp_json_us_to_ns_at_general(const char **pp, const char *end, int64_t *out);
+
+/* vp_json_us_to_ns_at_general for what Kineto writes (1699999999123.456,
+ * 12.345, 3): [-], 1-16 integer digits, and '.' with 0-3 decimals, which
+ * need no rounding; the same answer, in fewer instructions, or 0 (nothing
+ * moved) for the general form to decide.  Only with 32 bytes left, so
+ * that the loads (at most 26 bytes on) need no bounds. */
+static inline int vp_json_us_to_ns_short(const char **pp, const char *end, int64_t *out)
+{
+    const char *p = *pp;
+    if (end - p < 32)
+        return 0;
+    int neg = *p == '-';
+    p += neg;
+    uint64_t w = vp_json_load64(p);
+    unsigned n = vp_json_digit_run8(w);
+    if (n == 0)
+        return 0;
+    uint64_t x = vp_json_digits_value(w, n);
+    p += n;
+    if (n == 8) {
+        w = vp_json_load64(p);
+        n = vp_json_digit_run8(w);
+        if (n) {
+            x = x * vp_json_pow10[n] + vp_json_digits_value(w, n);
+            p += n;
+            if (n == 8 && ((unsigned)(*p - '0') < 10 || x > VP_JSON_US_MAX))
+                return 0;
+        }
+    }
+    uint64_t frac = 0;
+    if (*p == '.') {
+        w = vp_json_load64(p + 1);
+        n = vp_json_digit_run8(w);
+        if (n > 3)   /* a fourth decimal rounds */
+            return 0;
+        /* The decimals' values in the low bytes, missing ones zero: a
+         * borrow out of the byte after the last digit goes up, masked off. */
+        w = (w - 0x303030u) & ((1ULL << (8 * n)) - 1);
+        frac = (w & 0xff) * 100 + ((w >> 8) & 0xff) * 10 + (w >> 16);
+        p += 1 + n;
+    }
+    /* It ends where vp_json_skip would end it. */
+    if (vp_json_scalar_char[(unsigned char)*p])
+        return 0;
+    x = x * 1000 + frac;
+    *out = neg ? -(int64_t)x : (int64_t)x;
+    *pp = p;
+    return 1;
+}
+
+static inline int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out)
+{
+    return vp_json_us_to_ns_short(pp, end, out) || vp_json_us_to_ns_at_general(pp, end, out);
+}
+
 /* vp_json_skip of a number, *pp at its first byte (a digit or '-'): up
  * to the first byte that no number or literal holds.  Inline for pid,
  * tid and ids: a word of digits, then the rest byte by byte. */
@@ -228,6 +306,24 @@ int vp_json_get(vp_span obj, const char *key, vp_span *val);
  * keys[i], or has p == NULL when absent.  Returns how many were found. */
 int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals);
 
+/* Keys asked for often (a per-event lookup), prepared once: each short
+ * key as the sixteen bytes its member name starts with, so that a member
+ * is matched with two masked compares instead of being decoded first. */
+#define VP_JSON_KEYSET_MAX 16
+typedef struct vp_json_keyset {
+    const char *const *keys;
+    size_t n;
+    int words;   /* every key has its bytes below */
+    size_t len[VP_JSON_KEYSET_MAX];
+    uint64_t pat[VP_JSON_KEYSET_MAX][2], mask[VP_JSON_KEYSET_MAX][2];
+} vp_json_keyset;
+
+/* keys must outlive ks; beyond VP_JSON_KEYSET_MAX of them, or with a key
+ * that is not a word, it compares as vp_json_get_many does. */
+void vp_json_keyset_init(vp_json_keyset *ks, const char *const *keys, size_t nkeys);
+/* vp_json_get_many(obj, ks->keys, ks->n, vals), with the same answer. */
+int vp_json_get_keyset(vp_span obj, const vp_json_keyset *ks, vp_span *vals);
+
 /* Number conversions of a value span. A string holding a number is
  * accepted too ("1704161511420306.491", "0x1a"). Return 0 on success, -1
  * when the span is not such a number or it does not fit. */
@@ -237,10 +333,7 @@ int vp_json_double(vp_span v, double *out);
  * beyond the nanosecond are rounded half away from zero. Exponents are
  * accepted. */
 int vp_json_us_to_ns(vp_span v, int64_t *out);
-/* The same on a number at *pp in the buffer, for its common forms only:
- * 1 with *pp past the number, or 0 (nothing moved) when the caller must
- * skip the value and use vp_json_us_to_ns. */
-int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out);
+/* The same on a number at *pp in the buffer: vp_json_us_to_ns_at, above. */
 
 /* Decodes a string value span (with or without its quotes) into buf:
  * escapes resolved, invalid UTF-8 and lone surrogates replaced by U+FFFD.

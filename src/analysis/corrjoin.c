@@ -260,10 +260,19 @@ static vp_corrjoin *ready(const vp_corrjoin *cj)
     return j;
 }
 
+/* Asked of every launch and GPU event. */
+static const char *const correlation_key[] = {"correlation"};
+static vp_json_keyset correlation_set;
+
+__attribute__((constructor)) static void build_correlation_set(void)
+{
+    vp_json_keyset_init(&correlation_set, correlation_key, 1);
+}
+
 static int span_correlation(vp_span args, int64_t *corr)
 {
     vp_span v;
-    return args.p && vp_json_get(args, "correlation", &v) && vp_json_int(v, corr) == 0;
+    return args.p && vp_json_get_keyset(args, &correlation_set, &v) && vp_json_int(v, corr) == 0;
 }
 
 int vp_launch_correlation(const vp_event *ev, int64_t *corr)

@@ -28,6 +28,17 @@ void vp_gpuwork_free(vp_gpuwork *w)
     memset(w, 0, sizeof *w);
 }
 
+/* The args asked of every device task and GPU event, prepared once. */
+static const char *const npu_keys[] = {"Task Type", "Stream Id"};
+static const char *const gpu_keys[] = {"stream", "correlation", "device"};
+static vp_json_keyset npu_set, gpu_set;
+
+__attribute__((constructor)) static void build_keysets(void)
+{
+    vp_json_keyset_init(&npu_set, npu_keys, 2);
+    vp_json_keyset_init(&gpu_set, gpu_keys, 3);
+}
+
 static int64_t span_int(vp_span v, int64_t fallback)
 {
     int64_t x;
@@ -91,10 +102,9 @@ static long observe_npu(vp_gpuwork *w, const vp_event *ev, vp_npu_role role)
         w->no_dur++;
         return -1;
     }
-    static const char *const keys[] = {"Task Type", "Stream Id"};
     vp_span vals[2] = {{0}};
     if (ev->args.p)
-        vp_json_get_many(ev->args, keys, 2, vals);
+        vp_json_get_keyset(ev->args, &npu_set, vals);
     vp_kclass cls = VP_CLASS_COMM;
     uint8_t flags = VP_GPU_F_BY_TIME;
     vp_gpu_kind kind = VP_GPU_KERNEL;
@@ -147,10 +157,9 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
         w->no_dur++;
         return -1;
     }
-    static const char *const keys[] = {"stream", "correlation", "device"};
     vp_span vals[3] = {{0}};
     if (ev->args.p)
-        vp_json_get_many(ev->args, keys, 3, vals);
+        vp_json_get_keyset(ev->args, &gpu_set, vals);
     int64_t stream = span_int(vals[0], -2);
     if (stream == -2)
         stream = span_int(ev->tid, -1);

@@ -112,18 +112,6 @@ static inline int is_scalar_char(unsigned char c)
     return vp_json_scalar_char[c];
 }
 
-/* The number the first n (1..8) bytes of w spell, when they are digits:
- * shifted to the top so that zero bytes stand for leading zeros (the
- * borrows of the bytes after them go out at the top), then pairs, quads
- * and the eight (SWAR). */
-static inline uint64_t digits_value(uint64_t w, unsigned n)
-{
-    w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
-    w = w * 10 + (w >> 8);
-    return (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
-            (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
-}
-
 /* A number or literal: scans its characters. */
 static int skip_scalar(const char **pp, const char *end, vp_json_fail *fail)
 {
@@ -288,10 +276,44 @@ int vp_json_str_eq(vp_span s, const char *lit)
     return eq;
 }
 
-int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
+void vp_json_keyset_init(vp_json_keyset *ks, const char *const *keys, size_t nkeys)
+{
+    memset(ks, 0, sizeof *ks);
+    ks->keys = keys;
+    ks->n = nkeys;
+    ks->words = nkeys <= VP_JSON_KEYSET_MAX;   /* more: the general comparison */
+    for (size_t i = 0; i < nkeys && i < VP_JSON_KEYSET_MAX; i++) {
+        size_t kl = ks->len[i] = strlen(keys[i]);
+        unsigned char t[16] = {0}, m[16] = {0};
+        int ok = kl <= 14;
+        for (size_t j = 0; ok && j < kl; j++) {
+            unsigned char ch = (unsigned char)keys[i][j];
+            ok = ch != '"' && ch != '\\' && ch >= 0x20;
+            t[j + 1] = ch;
+        }
+        if (!ok) {
+            ks->words = 0;
+            continue;
+        }
+        t[0] = t[kl + 1] = '"';
+        memset(m, 0xff, kl + 2);
+        memcpy(ks->pat[i], t, 16);
+        memcpy(ks->mask[i], m, 16);
+    }
+}
+
+/* One pass over the members of obj for the keys of ks; with ks->words
+ * (every key a word: at most 14 bytes, no quote, backslash or control
+ * byte, quoted and masked), a member is tested against the sixteen bytes
+ * at its opening quote with no decoding, and a member matching none with
+ * no escape is none of them.  A member that matches takes the first key
+ * not yet found that it names, as the general comparison does. */
+static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
 {
     vp_json_fail fail;
     int found = 0;
+    size_t nkeys = ks->n;
+    const char *const *keys = ks->keys;
     for (size_t i = 0; i < nkeys; i++)
         vals[i].p = NULL, vals[i].n = 0;
     if (!obj.p)   /* an absent member (e.g. an event without args) */
@@ -300,14 +322,24 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
     p = vp_json_ws(p, end);
     if (p == end || *p != '{')
         return 0;
-    size_t klen[16];   /* the keys' lengths, measured once (callers ask for a few) */
-    for (size_t i = 0; i < nkeys && i < 16; i++)
-        klen[i] = strlen(keys[i]);
     p = vp_json_ws(p + 1, end);
     while (p < end && *p == '"') {
         vp_span k, v;
-        unsigned fl;
-        if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
+        unsigned fl = 0;
+        size_t hit = nkeys;
+        int checked = ks->words && end - p >= 16;
+        if (checked) {
+            uint64_t a = vp_json_load64(p), b = vp_json_load64(p + 8);
+            for (size_t i = 0; i < nkeys; i++)
+                if (!vals[i].p && (a & ks->mask[i][0]) == ks->pat[i][0] &&
+                    (b & ks->mask[i][1]) == ks->pat[i][1]) {
+                    hit = i;
+                    break;
+                }
+        }
+        if (hit < nkeys)
+            p += ks->len[hit] + 2;
+        else if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
             break;
         p = vp_json_ws(p, end);
         if (p == end || *p != ':')
@@ -321,17 +353,22 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
         } else if (vp_json_skip(&p, end, 1, &v, &fail) != VP_JSON_OK) {
             break;
         }
-        for (size_t i = 0; i < nkeys; i++) {
-            if (vals[i].p)
-                continue;
-            size_t kl = i < 16 ? klen[i] : strlen(keys[i]);
-            if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
-                ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
-                vals[i] = v;
-                if ((size_t)++found == nkeys)
-                    return found;
-                break;
+        if (hit == nkeys && (!checked || (fl & VP_STR_ESCAPED))) {
+            for (size_t i = 0; i < nkeys; i++) {
+                if (vals[i].p)
+                    continue;
+                size_t kl = i < VP_JSON_KEYSET_MAX ? ks->len[i] : strlen(keys[i]);
+                if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
+                    ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
+                    hit = i;
+                    break;
+                }
             }
+        }
+        if (hit < nkeys) {
+            vals[hit] = v;
+            if ((size_t)++found == nkeys)
+                return found;
         }
         p = vp_json_ws(p, end);
         if (p == end || *p != ',')
@@ -339,6 +376,25 @@ int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span
         p = vp_json_ws(p + 1, end);
     }
     return found;
+}
+
+int vp_json_get_keyset(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
+{
+    return get_members(obj, ks, vals);
+}
+
+int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
+{
+    /* The keys' lengths, measured once; no words (building them costs
+     * more than one object's members save: callers that ask often keep a
+     * vp_json_keyset). */
+    vp_json_keyset ks;
+    ks.keys = keys;
+    ks.words = 0;
+    ks.n = nkeys;
+    for (size_t i = 0; i < nkeys && i < VP_JSON_KEYSET_MAX; i++)
+        ks.len[i] = strlen(keys[i]);
+    return get_members(obj, &ks, vals);
 }
 
 int vp_json_get(vp_span obj, const char *key, vp_span *val)
@@ -537,8 +593,6 @@ static int decimal_to_int(vp_span v, int scale, int64_t *out, int *inexact)
     return 0;
 }
 
-static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                      100000000};
 
 /* The forms Kineto writes, [-]digits[.digits] with at most 16 integer
  * digits, straight to nanoseconds: where the form stopped (the caller
@@ -562,13 +616,13 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
         unsigned n = vp_json_digit_run8(w);
         if (n == 0)
             return NULL;
-        x = digits_value(w, n);
+        x = vp_json_digits_value(w, n);
         p += n;
         if (n == 8 && end - p >= 8) {
             w = vp_json_load64(p);
             n = vp_json_digit_run8(w);
             if (n) {
-                x = x * pow10_u64[n] + digits_value(w, n);
+                x = x * vp_json_pow10[n] + vp_json_digits_value(w, n);
                 p += n;
             }
         }
@@ -578,7 +632,7 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
         x = x * 10 + (uint64_t)(*p++ - '0');
     /* 16 digits hold today's absolute microseconds; the bound keeps
      * x * 1000 + 1000 inside int64. */
-    if (p == digits || p - digits > 16 || x > 9223372036854774ULL)
+    if (p == digits || p - digits > 16 || x > VP_JSON_US_MAX)
         return NULL;
     /* The first three decimals, and half away from zero: the first
      * dropped digit decides. */
@@ -592,9 +646,9 @@ static inline const char *plain_us_to_ns(const char *p, const char *end, int64_t
             if (n == 0) {
                 /* "7." */
             } else if (n <= 3) {
-                frac = digits_value(w, n) * pow10_u64[3 - n];
+                frac = vp_json_digits_value(w, n) * vp_json_pow10[3 - n];
             } else {
-                frac = digits_value(w, 3) + (((w >> 24) & 0xff) >= '5');
+                frac = vp_json_digits_value(w, 3) + (((w >> 24) & 0xff) >= '5');
             }
             p += n;
             nf = n < 8 ? 3 : 4;   /* only more digits can follow eight */
@@ -624,7 +678,7 @@ int vp_json_us_to_ns(vp_span v, int64_t *out)
     return decimal_to_int(v, 3, out, &inexact);
 }
 
-int vp_json_us_to_ns_at(const char **pp, const char *end, int64_t *out)
+int vp_json_us_to_ns_at_general(const char **pp, const char *end, int64_t *out)
 {
     /* The number ends where vp_json_skip would end it: at a byte that
      * cannot be part of a number or literal, before the end. */

@@ -6,6 +6,7 @@
  * form vp_json_us_to_ns_at (its digit runs read a word at a time, at every
  * offset and cut at every byte), the skip of numbers, and the inline
  * whitespace test of vp_json_ws. */
+#define _XOPEN_SOURCE 700
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,8 +17,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "vprof/json.h"
+#include "vprof/source.h"
 
 #include "json_variants.h"
 
@@ -308,6 +313,325 @@ static void test_us_to_ns_at_agrees_with_skip(void **state)
     vp_json_set_scanner("scalar");
 }
 
+
+/* One number at p: vp_json_us_to_ns_short against the general form on
+ * the same buffer and against the exact decimal path (the number quoted):
+ * when it takes the number, the same end and the same nanoseconds; when
+ * it declines, nothing moved or written.  Returns whether it took it. */
+static int short_agrees(const char *p, const char *end, const char *what)
+{
+    const char *a = p, *b = p;
+    int64_t x = 12345, y = 0, exact = 0;
+    if (!vp_json_us_to_ns_short(&a, end, &x)) {
+        assert_ptr_equal(a, p);
+        assert_int_equal(x, 12345);
+        return 0;
+    }
+    if (!vp_json_us_to_ns_at_general(&b, end, &y) || a != b || x != y)
+        fail_msg("%s: short %lld to +%td, general %lld to +%td", what, (long long)x, a - p,
+                 (long long)y, b - p);
+    char quoted[64];
+    int qn = snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)(a - p), p);
+    assert_int_equal(vp_json_us_to_ns((vp_span){quoted, (size_t)qn}, &exact), 0);
+    if (x != exact)
+        fail_msg("%s: short %lld, exact %lld", what, (long long)x, (long long)exact);
+    return 1;
+}
+
+/* The short forms, spelled out byte by byte: -?[0-9]{1,16}(.[0-9]{0,3})?
+ * then a byte no number holds, at most 9223372036854774 whole. */
+static int is_short_form(const char *s)
+{
+    s += *s == '-';
+    int nd = 0;
+    uint64_t x = 0;
+    for (; *s >= '0' && *s <= '9'; s++, nd++)
+        x = nd < 17 ? x * 10 + (uint64_t)(*s - '0') : x;
+    if (nd == 0 || nd > 16 || x > 9223372036854774ULL)
+        return 0;
+    if (*s == '.') {
+        int nf = 0;
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            nf++;
+        if (nf > 3)
+            return 0;
+    }
+    return !((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+             *s == '+' || *s == '-' || *s == '.');
+}
+
+/* Generated forms: every integer digit count 1-20 (all nines, a one and
+ * zeros, leading zeros, mixed), none to five decimals ending in 4, 5 or 9
+ * (the rounding digit), '-' and "-0", exponents, then each terminator,
+ * in a buffer of exactly the bytes up to every cut (ASan sees a load past
+ * its end) and with 40 bytes of room. */
+static void test_us_to_ns_short_generated(void **state)
+{
+    (void)state;
+    static const char *const fracs[] = {"", ".", ".5", ".05", ".123", ".999", ".0004",
+                                        ".1235", ".99995", ".00049", ".12345"};
+    static const char *const exps[] = {"", "e3", "E-2", "e+1"};
+    static const char *const after[] = {",", "}", " ", "\n", "]", "\"", "x", "e", ".", "0"};
+    size_t taken = 0, roomy = 0, want = 0;
+    char text[128], num[64];
+    for (int neg = 0; neg < 2; neg++)
+        for (int nd = 1; nd <= 20; nd++)
+            for (int form = 0; form < 4; form++) {
+                char ip[24];
+                for (int i = 0; i < nd; i++)
+                    ip[i] = form == 0   ? '9'
+                            : form == 1 ? (i ? '0' : '1')
+                            : form == 2 ? (i < nd - 1 ? '0' : '7')
+                                        : (char)('0' + (i * 7 + 3) % 10);
+                ip[nd] = 0;
+                for (size_t f = 0; f < sizeof fracs / sizeof fracs[0]; f++)
+                    for (size_t e = 0; e < sizeof exps / sizeof exps[0]; e++) {
+                        snprintf(num, sizeof num, "%s%s%s%s", neg ? "-" : "", ip, fracs[f], exps[e]);
+                        for (size_t b = 0; b < sizeof after / sizeof after[0]; b++) {
+                            int n = snprintf(text, sizeof text, "%s%s", num, after[b]);
+                            memset(text + n, ' ', 40);
+                            size_t full = (size_t)n + 40;
+                            /* every cut for one terminator, room for all */
+                            for (size_t len = b ? full : 0; len <= full; len++) {
+                                char *buf = malloc(len ? len : 1);
+                                memcpy(buf, text, len);
+                                int took = short_agrees(buf, buf + len, text);
+                                if (len == full) {
+                                    roomy += (size_t)took;
+                                    want += (size_t)is_short_form(text);
+                                }
+                                taken += (size_t)took;
+                                free(buf);
+                            }
+                        }
+                    }
+            }
+    /* with room, exactly the short forms go the short way; cut, fewer */
+    assert_int_equal(roomy, want);
+    assert_true(want > 1000 && taken > want);
+    const char *kineto[] = {"1699999999123.456,", "12.345}", "3,", "-0,", "0.5,"};
+    for (size_t i = 0; i < sizeof kineto / sizeof kineto[0]; i++) {
+        snprintf(text, sizeof text, "%s%40s", kineto[i], "");
+        assert_int_equal(short_agrees(text, text + strlen(text), kineto[i]), 1);
+    }
+}
+
+/* Each JSON file (plain or gzip) of the test data and, where they are
+ * there, the shared real fixtures, whole, to fixture_fn. */
+static void (*fixture_fn)(const char *path, const char *data, const char *end);
+
+static int each_fixture(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (type != FTW_F || !((n > 5 && strcmp(path + n - 5, ".json") == 0) ||
+                           (n > 8 && strcmp(path + n - 8, ".json.gz") == 0)))
+        return 0;
+    vp_error err = {0};
+    vp_source *s = vp_source_open(path, &err);
+    assert_non_null(s);
+    vp_buf all = {0};
+    vp_chunk c;
+    while (vp_source_next(s, &c, &err) == 1)
+        vp_buf_append(&all, c.data, c.len);
+    vp_source_close(s);
+    if (all.len)
+        fixture_fn(path, all.data, all.data + all.len);
+    vp_buf_free(&all);
+    return 0;
+}
+
+static void walk_fixtures(void (*fn)(const char *, const char *, const char *))
+{
+    fixture_fn = fn;
+    const char *data = getenv("VPROF_TEST_DATA");
+    if (!data)
+        skip();
+    assert_int_equal(nftw(data, each_fixture, 16, FTW_PHYS), 0);
+    const char *shared = getenv("VPROF_SHARED");
+    char real[4096];
+    if (shared && snprintf(real, sizeof real, "%s/fixtures/real", shared) < (int)sizeof real &&
+        access(real, R_OK) == 0)
+        assert_int_equal(nftw(real, each_fixture, 16, FTW_PHYS), 0);
+}
+
+/* Each value of a member named name (quoted, as "ts") in [p, end). */
+static void each_member(const char *p, const char *end, const char *name,
+                        void (*fn)(const char *path, const char *at, const char *end),
+                        const char *path)
+{
+    size_t k = strlen(name);
+    for (; p < end; p++) {
+        p = memchr(p, '"', (size_t)(end - p));
+        if (!p)
+            break;
+        if ((size_t)(end - p) < k || memcmp(p, name, k) != 0)
+            continue;
+        const char *q = vp_json_ws(p + k, end);
+        if (q == end || *q != ':')
+            continue;
+        fn(path, vp_json_ws(q + 1, end), end);
+    }
+}
+
+/* Every ts and dur value of the fixtures, read where it stands. */
+static size_t fixture_numbers, fixture_taken;
+
+static void one_time(const char *path, const char *at, const char *end)
+{
+    fixture_numbers++;
+    fixture_taken += (size_t)short_agrees(at, end, path);
+}
+
+static void fixture_times(const char *path, const char *data, const char *end)
+{
+    each_member(data, end, "\"ts\"", one_time, path);
+    each_member(data, end, "\"dur\"", one_time, path);
+}
+
+static void test_us_to_ns_short_fixtures(void **state)
+{
+    (void)state;
+    walk_fixtures(fixture_times);
+    assert_true(fixture_numbers > 10000);
+    /* nearly all of them are Kineto's short forms */
+    assert_true(fixture_taken > fixture_numbers * 9 / 10);
+    print_message("%zu ts/dur values, %zu read the short way\n", fixture_numbers, fixture_taken);
+}
+
+/* vp_json_get_keyset against vp_json_get_many (the general comparison)
+ * on one object: the same count and the same spans. */
+static const char *const set_keys[][3] = {
+    {"correlation"}, {"stream", "correlation", "device"}, {"Task Type", "Stream Id"},
+    {"correlation", "correlation"}, {"Collective name", "correlation"}, {"a\"b", "x"}};
+static const size_t set_n[] = {1, 3, 2, 2, 2, 2};
+#define NSETS (sizeof set_n / sizeof set_n[0])
+static vp_json_keyset sets[NSETS];
+static size_t sets_found;
+
+static void keyset_agrees(vp_span obj, const char *what)
+{
+    for (size_t s = 0; s < NSETS; s++) {
+        vp_span a[3], b[3];
+        int na = vp_json_get_keyset(obj, &sets[s], a);
+        int nb = vp_json_get_many(obj, set_keys[s], set_n[s], b);
+        if (na != nb)
+            fail_msg("%s: set %zu found %d, general %d", what, s, na, nb);
+        for (size_t i = 0; i < set_n[s]; i++)
+            if (a[i].p != b[i].p || a[i].n != b[i].n)
+                fail_msg("%s: set %zu key %zu differs", what, s, i);
+        sets_found += (size_t)na;
+    }
+}
+
+static void init_sets(void)
+{
+    for (size_t s = 0; s < NSETS; s++)
+        vp_json_keyset_init(&sets[s], set_keys[s], set_n[s]);
+    assert_int_equal(sets[0].words, 1);
+    assert_int_equal(sets[4].words, 0);   /* "Collective name": 15 bytes */
+    assert_int_equal(sets[5].words, 0);   /* a quote */
+}
+
+static size_t fixture_args;
+
+static void one_args(const char *path, const char *at, const char *end)
+{
+    vp_span v;
+    vp_json_fail fail;
+    const char *q = at;
+    if (vp_json_skip(&q, end, 0, &v, &fail) != VP_JSON_OK)
+        return;
+    fixture_args++;
+    keyset_agrees(v, path);
+    /* one in 256 cut short at every byte of its first 64 */
+    for (size_t n = 0; fixture_args % 256 == 1 && n < v.n && n < 64; n++) {
+        char *cut = malloc(n ? n : 1);
+        memcpy(cut, v.p, n);
+        keyset_agrees((vp_span){cut, n}, path);
+        free(cut);
+    }
+}
+
+static void fixture_args_of(const char *path, const char *data, const char *end)
+{
+    each_member(data, end, "\"args\"", one_args, path);
+}
+
+/* Every args object of the fixtures, whole and cut. */
+static void test_keyset_fixtures(void **state)
+{
+    (void)state;
+    init_sets();
+    sets_found = 0;
+    walk_fixtures(fixture_args_of);
+    assert_true(fixture_args > 10000);
+    assert_true(sets_found > fixture_args);
+    print_message("%zu args objects, %zu members found\n", fixture_args, sets_found);
+}
+
+/* The cases that could tell the word compare from decoding the names:
+ * the value each key finds, exactly. */
+static void test_keyset_cases(void **state)
+{
+    (void)state;
+    init_sets();
+    static const struct {
+        const char *obj;
+        const char *want;   /* the "correlation" value, NULL when none */
+    } cases[] = {
+        {"{\"correlation\": 7, \"correlation\": 8}", "7"},           /* the first of two */
+        {"{\"correl\\u0061tion\": 5, \"correlation\": 6}", "5"},     /* escaped, first */
+        {"{\"correlation\": 6, \"correl\\u0061tion\": 5}", "6"},
+        {"{\"a\": {\"correlation\": 1}, \"b\": 2}", NULL},          /* nested: not a member */
+        {"{\"a\": {\"correlation\": 1}, \"correlation\": 3}", "3"},
+        {"{\"a\": [\"correlation\", 1], \"correlation\": 4}", "4"},
+        {"{\"x\": \"\\\"correlation\\\": 9\", \"correlation\": 2}", "2"},  /* inside a string */
+        {"{\"correlationx\": 1, \"correlation\": 10}", "10"},
+        {"{\"correlation\" : 11}", "11"},
+        {"{\"correlation\"x 12, \"correlation\": 13}", NULL},        /* broken: stops */
+        {"{\"correlation\": }", NULL},
+        {"{\"correlation\":-14}", "-14"},
+        {"[\"correlation\", 15]", NULL},
+        {"{\"External id\": 13,      \"device\": 2, \"stream\": 0,      \"correlation\": 118, "
+         "\"kind\": \"Dispatch Kernel\"}",
+         "118"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char buf[256];
+        /* at the end of its buffer and with room after it */
+        for (int room = 0; room < 2; room++) {
+            size_t n = strlen(cases[c].obj);
+            memcpy(buf, cases[c].obj, n);
+            memset(buf + n, ' ', 32);
+            vp_span obj = {buf, n};
+            vp_span v;
+            int got = vp_json_get_keyset(obj, &sets[0], &v);
+            if (!cases[c].want) {
+                assert_int_equal(got, 0);
+            } else {
+                assert_int_equal(got, 1);
+                assert_int_equal(v.n, strlen(cases[c].want));
+                assert_memory_equal(v.p, cases[c].want, v.n);
+            }
+            keyset_agrees(obj, cases[c].obj);
+            char *exact = malloc(n);
+            memcpy(exact, cases[c].obj, n);
+            for (size_t cut = 0; cut <= n; cut++)
+                keyset_agrees((vp_span){exact, cut}, cases[c].obj);
+            free(exact);
+            (void)room;
+        }
+    }
+    /* duplicate keys in the set: each occurrence fills the next */
+    vp_span two[2];
+    const char *dup = "{\"correlation\": 1, \"correlation\": 2}";
+    assert_int_equal(vp_json_get_keyset((vp_span){dup, strlen(dup)}, &sets[3], two), 2);
+    assert_memory_equal(two[0].p, "1", 1);
+    assert_memory_equal(two[1].p, "2", 1);
+}
+
 /* vp_json_digit_run8 against counting byte by byte: every byte value
  * after a run of every length 0..7 (0xFA-0xFF carry out of their byte
  * when 6 is added: only into the bytes after them), digits after it. */
@@ -395,6 +719,10 @@ int main(void)
         cmocka_unit_test(test_us_to_ns_fast_forms),
         cmocka_unit_test(test_ws_inline_every_length),
         cmocka_unit_test(test_us_to_ns_at_agrees_with_skip),
+        cmocka_unit_test(test_us_to_ns_short_generated),
+        cmocka_unit_test(test_us_to_ns_short_fixtures),
+        cmocka_unit_test(test_keyset_cases),
+        cmocka_unit_test(test_keyset_fixtures),
         cmocka_unit_test(test_digit_run8_every_byte),
         cmocka_unit_test(test_skip_number_every_length),
     };
