@@ -103,7 +103,7 @@ int vp_run_add_ascend_rank(vp_run *r, const vp_asc_rank *k, long position, const
 {
     r->ascend = 1;
     if (k->files[VP_ASC_TRACE])
-        return vp_run_add_trace(r, k->files[VP_ASC_TRACE], position, k->rank, o, err);
+        return vp_run_add_trace(r, k->files[VP_ASC_TRACE], position, k->rank, o, NULL, err);
     if (k->files[VP_ASC_DB])
         return vp_run_add_db(r, k->files[VP_ASC_DB], k->rank, o, err);
     if (k->files[VP_ASC_KERNELS])
