@@ -67,7 +67,7 @@ static void ride_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
     riding *g = ctx;
     vp_breakdown_observe(&g->r->b, w, gi, ev);
     vp_comm_observe(&g->r->m, w, gi, ev);
-    vp_kernels_trace_observe(&g->kt, ev);
+    vp_kernels_trace_observe_gpu(&g->kt, ev, gi >= 0 ? &w->ev[gi] : NULL);
 }
 
 static void ride_done(void *ctx, vp_gpu_pass *p)
