@@ -375,12 +375,9 @@ static void read_classes(vp_kernels *k, const char *path, int by_gpu)
 static void test_classes_from_gpu_events(void **state)
 {
     (void)state;
-    char path[320];
-    snprintf(path, sizeof path, "%s/classes.json", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(classes_trace, f);
-    fclose(f);
+    char cdir[256], path[320];
+    assert_int_equal(test_file_make(cdir, sizeof cdir, path, sizeof path, "vprof-test-classes",
+                                    classes_trace), 0);
     static const struct {
         vp_kclass cls;
         int64_t stream, n, total;
@@ -406,7 +403,7 @@ static void test_classes_from_gpu_events(void **state)
         assert_int_equal(k.nnames, by_gpu ? 0 : 4);
         vp_kernels_free(&k);
     }
-    unlink(path);
+    test_file_remove(cdir, path);
 }
 
 int main(void)
