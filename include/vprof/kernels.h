@@ -18,6 +18,7 @@
 
 #include "vprof/classify.h"
 #include "vprof/error.h"
+#include "vprof/gpuwork.h"
 #include "vprof/stats.h"
 #include "vprof/steps.h"
 #include "vprof/trace.h"
@@ -96,6 +97,7 @@ typedef struct vp_kernels {
     /* private */
     uint32_t *gindex;
     size_t gcap;
+    uint32_t glast;    /* 1 + the group group_of found last; 0: none */
     struct vp_kpending *pend;
     size_t npend, cap_pend;
     vp_strmap *strs;
@@ -165,6 +167,12 @@ typedef struct vp_kernels_trace {
 void vp_kernels_trace_begin(vp_kernels_trace *t, vp_kernels *k, const char *path,
                             const struct vp_trace_pass *pass);
 void vp_kernels_trace_observe(void *ctx, const vp_event *ev);
+/* vp_kernels_trace_observe with the GPU event vp_gpuwork appended for ev
+ * (g; NULL: none), as a reader of the same pass has it (vprof report):
+ * a model that neither groups nor filters by name takes g's kind and
+ * class instead of looking the name up (hashing a long kernel name is
+ * most of what an event costs it). */
+void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const vp_gpu_ev *g);
 void vp_kernels_trace_end(vp_kernels_trace *t);
 
 #define VP_KERNELS_PART_VERSION 2

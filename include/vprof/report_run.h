@@ -30,8 +30,9 @@ typedef struct vp_report_run {
     vp_kernels ops;           /* Ascend profiles' operators by op type and core
                                * type, as kernels --by type,core reads them */
     vp_memevents *timeline;   /* the first input's [memory] events with their
-                               * points, as vprof memory --plot TRACE reads them;
-                               * NULL: it has none (the run's peaks are summary's) */
+                               * points, as vprof memory --plot TRACE reads them:
+                               * the run's own reading of them, so its peaks are
+                               * those of summary's memory table; NULL: it has none */
     struct vp_asc_rankmem *ascmem;  /* the first Ascend profile's memory files per rank
                                      * (those with any), as vprof memory DIR reads them */
     size_t nascmem;

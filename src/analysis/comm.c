@@ -162,39 +162,52 @@ static void parse_hccl_args(vp_span args, coll_info *ci)
     }
 }
 
+/* Apart from vp_comm_observe, which every event of a trace goes through
+ * and which then needs no stack frame: a communication kernel's record,
+ * and a record_param_comms call's. */
+static __attribute__((noinline)) void observe_kernel(vp_comm *c, const vp_gpu_ev *g,
+                                                     long gpu_index, const vp_event *ev)
+{
+    file_colls *f = c->file;
+    if (c->file_colls == f->cap_ci) {
+        f->cap_ci = f->cap_ci ? f->cap_ci * 2 : 256;
+        f->ci = vp_realloc(f->ci, f->cap_ci * sizeof *f->ci);
+    }
+    coll_info *ci = &f->ci[c->file_colls];
+    *ci = (coll_info){vp_coll_from_kernel(ev->name.p, ev->name.n), -1, -1, -1,
+                      (size_t)gpu_index};
+    if (g->flags & VP_GPU_F_BY_TIME)
+        parse_hccl_args(ev->args, ci);
+    else
+        parse_coll_args(c, ev->args, ci);
+    c->file_colls++;
+}
+
+static __attribute__((noinline)) void observe_rpc(vp_comm *c, const vp_event *ev)
+{
+    file_colls *f = c->file;
+    coll_info ci = {VP_COLL_UNKNOWN, -1, -1, -1, 0};
+    if (!parse_coll_args(c, ev->args, &ci))
+        return;
+    if (c->file_rpcs == f->cap_rpc) {
+        f->cap_rpc = f->cap_rpc ? f->cap_rpc * 2 : 256;
+        f->rpcs = vp_realloc(f->rpcs, f->cap_rpc * sizeof *f->rpcs);
+    }
+    f->rpcs[c->file_rpcs++] = (rpc){ev->ts, ev->ts + (ev->has_dur ? ev->dur : 0), ci};
+}
+
 void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *ev)
 {
     vp_comm *c = ctx;
-    file_colls *f = c->file;
     if (gpu_index >= 0) {
-        vp_gpu_ev *g = &w->ev[gpu_index];
-        if (g->cls != VP_CLASS_COMM)
-            return;
-        if (c->file_colls == f->cap_ci) {
-            f->cap_ci = f->cap_ci ? f->cap_ci * 2 : 256;
-            f->ci = vp_realloc(f->ci, f->cap_ci * sizeof *f->ci);
-        }
-        coll_info *ci = &f->ci[c->file_colls];
-        *ci = (coll_info){vp_coll_from_kernel(ev->name.p, ev->name.n), -1, -1, -1,
-                          (size_t)gpu_index};
-        if (g->flags & VP_GPU_F_BY_TIME)
-            parse_hccl_args(ev->args, ci);
-        else
-            parse_coll_args(c, ev->args, ci);
-        c->file_colls++;
+        const vp_gpu_ev *g = &w->ev[gpu_index];
+        if (g->cls == VP_CLASS_COMM)
+            observe_kernel(c, g, gpu_index, ev);
         return;
     }
     if (ev->ph == 'X' && ev->has_ts && ev->name.n == 18 &&
-        memcmp(ev->name.p, "record_param_comms", 18) == 0) {
-        coll_info ci = {VP_COLL_UNKNOWN, -1, -1, -1, 0};
-        if (!parse_coll_args(c, ev->args, &ci))
-            return;
-        if (c->file_rpcs == f->cap_rpc) {
-            f->cap_rpc = f->cap_rpc ? f->cap_rpc * 2 : 256;
-            f->rpcs = vp_realloc(f->rpcs, f->cap_rpc * sizeof *f->rpcs);
-        }
-        f->rpcs[c->file_rpcs++] = (rpc){ev->ts, ev->ts + (ev->has_dur ? ev->dur : 0), ci};
-    }
+        memcmp(ev->name.p, "record_param_comms", 18) == 0)
+        observe_rpc(c, ev);
 }
 
 /* The next communication kernel's record and its event after

@@ -173,17 +173,24 @@ static void gindex_insert(vp_kernels *k, uint32_t gi)
 
 static uint32_t group_of(vp_kernels *k, const vp_kgroup_key *key)
 {
+    /* kernels come in runs of one group (a rank's compute kernels): the
+     * last one's is compared before the key is hashed */
+    if (k->glast && memcmp(&k->groups[k->glast - 1].key, key, sizeof *key) == 0)
+        return k->glast - 1;
     if ((k->ngroups + 1) * 2 > k->gcap)
         gindex_grow(k);
     size_t mask = k->gcap - 1;
     size_t i = vp_hash_bytes(key, sizeof *key) & mask;
     while (k->gindex[i] != UINT32_MAX) {
-        if (memcmp(&k->groups[k->gindex[i]].key, key, sizeof *key) == 0)
+        if (memcmp(&k->groups[k->gindex[i]].key, key, sizeof *key) == 0) {
+            k->glast = k->gindex[i] + 1;
             return k->gindex[i];
+        }
         i = (i + 1) & mask;
     }
     uint32_t gi = new_group(k, key);
     k->gindex[i] = gi;
+    k->glast = gi + 1;
     return gi;
 }
 
@@ -197,21 +204,15 @@ typedef struct file_counts {
     uint64_t kernels, no_dur;
 } file_counts;
 
-uint32_t vp_kernels_group(vp_kernels *k, size_t file, uint32_t ni, int64_t pid, int64_t device,
-                          int64_t stream, int32_t type, int32_t core)
+/* The group of a kernel of class cls, in a model with dimensions (name
+ * ni: UINT32_MAX when the model does not group by name). */
+static uint32_t group_in_dims(vp_kernels *k, size_t file, uint32_t ni, vp_kclass cls, int64_t pid,
+                              int64_t device, int64_t stream, int32_t type, int32_t core)
 {
-    vp_kname *kn = &k->knames[ni];
     unsigned dims = k->o.dims;
-    if (dims == 0) {
-        if (kn->group == UINT32_MAX) {
-            vp_kgroup_key key = {.name = ni};
-            kn->group = new_group(k, &key);
-        }
-        return kn->group;
-    }
     vp_kgroup_key key = {.name = k->o.by_name ? ni : UINT32_MAX};
     if (dims & VP_KDIM_CLASS)
-        key.cls = (int32_t)kn->cls;
+        key.cls = (int32_t)cls;
     if (dims & VP_KDIM_RANK) {
         key.file = (int32_t)file;
         if (k->merged[file] && pid >= 0)
@@ -228,6 +229,20 @@ uint32_t vp_kernels_group(vp_kernels *k, size_t file, uint32_t ni, int64_t pid, 
     return group_of(k, &key);
 }
 
+uint32_t vp_kernels_group(vp_kernels *k, size_t file, uint32_t ni, int64_t pid, int64_t device,
+                          int64_t stream, int32_t type, int32_t core)
+{
+    vp_kname *kn = &k->knames[ni];
+    if (k->o.dims == 0) {
+        if (kn->group == UINT32_MAX) {
+            vp_kgroup_key key = {.name = ni};
+            kn->group = new_group(k, &key);
+        }
+        return kn->group;
+    }
+    return group_in_dims(k, file, ni, kn->cls, pid, device, stream, type, core);
+}
+
 static void hold(vp_kernels *k, int64_t dur, int64_t ts, uint32_t gi, int64_t corr)
 {
     if (k->npend == k->cap_pend) {
@@ -242,39 +257,20 @@ static void hold(vp_kernels *k, int64_t dur, int64_t ts, uint32_t gi, int64_t co
     };
 }
 
-/* steps: the kernels are held until the file's steps are known. */
-static void take_event(vp_kernels *k, size_t file, const vp_event *ev, int steps,
-                       file_counts *fc)
+/* A model whose groups need each kernel's name: grouped or filtered by
+ * it. */
+static int needs_names(const vp_kernels *k)
 {
-    vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
-    vp_span core = {0};
-    int npu = 0;
-    vp_kclass cls = VP_CLASS_COMPUTE;
-    if (kind == VP_GPU_NONE && ev->ph == 'M')
-        vp_npu_tracks_observe(k->npu, ev);
-    if (kind == VP_GPU_NONE && ev->ph == 'X' && ev->cat.n == 0 &&
-        vp_npu_role_of(k->npu, ev) == VP_NPU_HARDWARE) {
-        vp_span v = {0};
-        if (ev->args.p)
-            vp_json_get(ev->args, "Task Type", &v);
-        core = vp_npu_task_type(v);
-        vp_npu_task task = vp_npu_task_of(core.p, core.n, ev->name.p, ev->name.n);
-        cls = task.cls;
-        kind = task.kind;
-        npu = 1;
-    }
-    if (kind == VP_GPU_NONE || !(k->o.kinds & (1u << kind)) || ev->ph != 'X')
-        return;
-    if (!ev->has_dur) {
-        fc->no_dur++;
-        return;
-    }
-    uint32_t ni = vp_kernels_name(k, ev->name.p, ev->name.n, npu ? cls : VP_CLASS_COUNT, kind);
-    vp_kname *kn = &k->knames[ni];
-    if (!kn->kept)
-        return;
-    fc->kernels++;
+    return k->o.dims == 0 || k->o.by_name || k->o.filter || k->o.exclude;
+}
 
+/* A kernel counted (ph X, with dur, kept), of name ni (UINT32_MAX: not
+ * looked up, the model does not need it) and class cls; npu: an Ascend
+ * task, of core type core. */
+static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t ni, vp_kclass cls,
+                      int npu, vp_span core, int steps, file_counts *fc)
+{
+    fc->kernels++;
     unsigned dims = k->o.dims;
     vp_span vals[3] = {{0}};
     if (dims & (VP_KDIM_DEVICE | VP_KDIM_STREAM) || steps) {
@@ -289,16 +285,59 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, int steps
     if (dims == 0) {
         gi = vp_kernels_group(k, file, ni, -1, -1, -1, 0, 0);
     } else {
-        int64_t pid = span_int(ev->pid, -1);
-        gi = vp_kernels_group(k, file, ni, pid, span_int(vals[2], pid),
-                              span_int(vals[0], span_int(ev->tid, -1)), 0,
-                              intern(k, core.p, core.n));
+        int64_t pid = dims & VP_KDIM_DEVICE || (dims & VP_KDIM_RANK && k->merged[file])
+                          ? span_int(ev->pid, -1) : -1;
+        gi = group_in_dims(k, file, ni, cls, pid, dims & VP_KDIM_DEVICE ? span_int(vals[2], pid) : -1,
+                           dims & VP_KDIM_STREAM ? span_int(vals[0], span_int(ev->tid, -1)) : -1,
+                           0, intern(k, core.p, core.n));
     }
     if (!steps) {
         keep(k, gi, ev->dur);
         return;
     }
     hold(k, ev->dur, npu ? ev->ts : INT64_MIN, gi, npu ? -1 : span_int(vals[1], -1));
+}
+
+/* kind: ev's, of its cat; cls: VP_CLASS_COUNT, or its class when the
+ * caller knows it (then ev is a GPU event with dur).  steps: the kernels
+ * are held until the file's steps are known. */
+static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_gpu_kind kind,
+                       vp_kclass cls, int steps, file_counts *fc)
+{
+    vp_span core = {0};
+    int npu = 0;
+    if (kind == VP_GPU_NONE) {
+        if (ev->ph == 'M') {
+            vp_npu_tracks_observe(k->npu, ev);
+            return;
+        }
+        if (ev->ph != 'X' || ev->cat.n != 0 || vp_npu_role_of(k->npu, ev) != VP_NPU_HARDWARE)
+            return;
+        vp_span v = {0};
+        if (ev->args.p)
+            vp_json_get(ev->args, "Task Type", &v);
+        core = vp_npu_task_type(v);
+        vp_npu_task task = vp_npu_task_of(core.p, core.n, ev->name.p, ev->name.n);
+        cls = task.cls;
+        kind = task.kind;
+        npu = 1;
+        if (kind == VP_GPU_NONE)
+            return;
+    }
+    if (!(k->o.kinds & (1u << kind)) || ev->ph != 'X')
+        return;
+    if (!ev->has_dur) {
+        fc->no_dur++;
+        return;
+    }
+    if (!npu && cls != VP_CLASS_COUNT && !needs_names(k)) {
+        add_event(k, file, ev, UINT32_MAX, cls, 0, core, steps, fc);
+        return;
+    }
+    uint32_t ni = vp_kernels_name(k, ev->name.p, ev->name.n, npu ? cls : VP_CLASS_COUNT, kind);
+    vp_kname *kn = &k->knames[ni];
+    if (kn->kept)
+        add_event(k, file, ev, ni, kn->cls, npu, core, steps, fc);
 }
 
 /* Adds the kernels of one file held for --steps: those of the steps
@@ -343,18 +382,40 @@ void vp_kernels_trace_begin(vp_kernels_trace *t, vp_kernels *k, const char *path
     k->npu = vp_npu_tracks_new();
 }
 
-void vp_kernels_trace_observe(void *ctx, const vp_event *ev)
+/* Apart from the observers, which most events leave at once and which
+ * then need no stack frame. */
+static __attribute__((noinline)) void trace_take(vp_kernels_trace *t, const vp_event *ev,
+                                                 vp_gpu_kind kind, vp_kclass cls)
 {
-    vp_kernels_trace *t = ctx;
     if (!t->started) {
         /* the metadata before the first event tells a merged trace */
         t->started = 1;
         t->k->merged[t->file] = vp_rank_merged_pids(vp_trace_meta(t->pass->trace));
     }
     file_counts fc = {0, 0};
-    take_event(t->k, t->file, ev, t->k->o.steps != NULL, &fc);
+    take_event(t->k, t->file, ev, kind, cls, t->k->o.steps != NULL, &fc);
     t->kernels += fc.kernels;
     t->no_dur += fc.no_dur;
+}
+
+void vp_kernels_trace_observe(void *ctx, const vp_event *ev)
+{
+    vp_kernels_trace *t = ctx;
+    vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
+    /* take_event's first tests: a CPU event counts only as an Ascend
+     * track's metadata or task */
+    if (kind == VP_GPU_NONE && t->started && ev->ph != 'M' && (ev->ph != 'X' || ev->cat.n))
+        return;
+    trace_take(t, ev, kind, VP_CLASS_COUNT);
+}
+
+void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const vp_gpu_ev *g)
+{
+    /* an Ascend task's kind and class are its Task Type's, not its cat's */
+    if (g && !(g->flags & VP_GPU_F_BY_TIME))
+        trace_take(t, ev, (vp_gpu_kind)g->kind, (vp_kclass)g->cls);
+    else
+        vp_kernels_trace_observe(t, ev);
 }
 
 void vp_kernels_trace_end(vp_kernels_trace *t)
@@ -858,6 +919,7 @@ void vp_kernels_finish(vp_kernels *k, vp_ksort key)
     free(k->gindex);
     k->gindex = NULL;
     k->gcap = 0;
+    k->glast = 0;
     for (size_t i = 0; i < k->nnames; i++)
         k->knames[i].group = UINT32_MAX;
     sort_key = key;

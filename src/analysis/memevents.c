@@ -150,12 +150,10 @@ static void thin(vp_mem_device *d)
     free(rep);
 }
 
-void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
+/* Apart from vp_memevents_observe, which every event of a trace goes
+ * through and which then needs no stack frame. */
+static __attribute__((noinline)) void observe_instant(vp_memevents *m, const vp_event *ev)
 {
-    if (ev->has_ts && ev->ph != 'M')
-        move_start(m, ev->ts);
-    if (ev->ph != 'i' && ev->ph != 'I')
-        return;
     int is_mem = ev->name.n == 8 && memcmp(ev->name.p, "[memory]", 8) == 0;
     int is_oom = ev->name.n == 13 && memcmp(ev->name.p, "[OutOfMemory]", 13) == 0;
     if (!is_mem && !is_oom)
@@ -211,6 +209,14 @@ void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
         if (m->keep_points == VP_MEM_POINTS_CHART && d->npoints >= VP_MEM_CHART_POINTS)
             thin(d);
     }
+}
+
+void vp_memevents_observe(vp_memevents *m, const vp_event *ev)
+{
+    if (ev->has_ts && ev->ph != 'M')
+        move_start(m, ev->ts);
+    if (ev->ph == 'i' || ev->ph == 'I')
+        observe_instant(m, ev);
 }
 
 static void put_point(vp_buf *b, const vp_mem_point *p)

@@ -8,6 +8,7 @@
 #include "vprof/gpupass.h"
 #include "vprof/part.h"
 #include "vprof/report_run.h"
+#include "runstats_int.h"
 
 void vp_report_run_init(vp_report_run *r, const vp_run_opts *o)
 {
@@ -52,7 +53,6 @@ typedef struct riding {
     vp_report_run *r;
     const char *path;
     vp_kernels_trace kt;
-    vp_memevents *mem;       /* the first input's, with its points; NULL for the others */
 } riding;
 
 static void ride_begin(void *ctx, const vp_gpu_pass *p, const char *path)
@@ -67,9 +67,7 @@ static void ride_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
     riding *g = ctx;
     vp_breakdown_observe(&g->r->b, w, gi, ev);
     vp_comm_observe(&g->r->m, w, gi, ev);
-    vp_kernels_trace_observe(&g->kt, ev);
-    if (g->mem)
-        vp_memevents_observe(g->mem, ev);
+    vp_kernels_trace_observe_gpu(&g->kt, ev, gi >= 0 ? &w->ev[gi] : NULL);
 }
 
 static void ride_done(void *ctx, vp_gpu_pass *p)
@@ -80,27 +78,33 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     vp_breakdown_add_steps(&r->b, &p->w, p->pass.rank, sel);
     vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank, sel);
     vp_kernels_trace_end(&g->kt);
-    if (g->mem && g->mem->events && !r->timeline) {
-        r->timeline = g->mem;
-        g->mem = NULL;
-    }
 }
 
-/* The op at each peak of the first trace's [memory] events, as vprof
- * memory TRACE finds it: a second reading of that trace alone, and only
- * when it has such events. */
+/* The first input's [memory] events are the run's own, given points to
+ * keep: one reading of each event's args gives both the run's peaks
+ * (summary's memory table) and the timeline, so the two agree. */
 int vp_report_run_read(vp_report_run *r, const char *input, size_t i, vp_error *err)
 {
     int ascend = strcmp(input, "-") != 0 &&
                  (vp_asc_is_dir(input) || vp_asc_sniff(input) == VP_ASC_DB);
-    riding g = {.r = r, .mem = i == 0 ? vp_memevents_new(VP_MEM_POINTS_CHART) : NULL};
-    vp_gpu_pass_rider rider = {ride_begin, ride_observe, ride_done, &g};
-    const vp_gpu_pass_rider *was = ascend ? NULL : vp_gpu_pass_ride(&rider);
-    int rc = ascend && vp_asc_is_dir(input) ? vp_report_run_read_ascend(r, input, err)
-                                            : vp_run_add_file(r->run, input, (long)i, &r->o, err);
-    if (!ascend)
+    int rc;
+    if (ascend && vp_asc_is_dir(input)) {
+        rc = vp_report_run_read_ascend(r, input, err);
+    } else if (ascend) {
+        rc = vp_run_add_file(r->run, input, (long)i, &r->o, err);
+    } else {
+        riding g = {.r = r};
+        vp_gpu_pass_rider rider = {ride_begin, ride_observe, ride_done, &g};
+        const vp_gpu_pass_rider *was = vp_gpu_pass_ride(&rider);
+        vp_memevents *mem = i == 0 ? vp_memevents_new(VP_MEM_POINTS_CHART) : NULL;
+        rc = vp_run_add_trace(r->run, input, (long)i, -1, &r->o, mem, err);
         vp_gpu_pass_ride(was);
-    vp_memevents_free(g.mem);
+        if (rc == 0 && mem && mem->events && !r->timeline) {
+            r->timeline = mem;
+            mem = NULL;
+        }
+        vp_memevents_free(mem);
+    }
     if (rc == 0)
         return VP_EXIT_OK;
     if (!err->status)

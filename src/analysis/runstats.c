@@ -247,7 +247,9 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
             r->short_kernels++;
     }
 
-    vp_memevents_finish(f->mem);
+    /* the peaks are the devices' in any order: f->mem stays unfinished,
+     * as a caller's timeline (vp_run_add_trace) is finished once, with
+     * the run's other inputs' */
     for (size_t i = 0; i < f->mem->ndevices; i++) {
         const vp_mem_device *d = &f->mem->devices[i];
         if (d->type == 0)
@@ -268,16 +270,17 @@ static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
     vp_cp_steps_feed(&f->r->cps, ev);
     if (f->calls)
         vp_run_calls_observe(f->calls, gi >= 0 ? &w->ev[gi] : NULL, ev);
+    /* every event: each one's ts moves the trace's start, which a
+     * caller's timeline measures its times from */
+    vp_memevents_observe(f->mem, ev);
     if (gi >= 0) {
         vp_gpu_ev *g = &w->ev[gi];
         if (g->kind == VP_GPU_KERNEL)
             g->aux = vp_run_kernel_index(f->r, ev->name, g->cls);
         return;
     }
-    if (ev->ph == 'i' || ev->ph == 'I') {
-        vp_memevents_observe(f->mem, ev);
+    if (ev->ph == 'i' || ev->ph == 'I')
         return;
-    }
     if (ev->ph != 'X' || !ev->has_ts)
         return;
     if (ev->name.n > 21 && memcmp(ev->name.p, "enumerate(DataLoader)", 21) == 0 && ev->has_dur)
@@ -293,12 +296,12 @@ static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
 }
 
 int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
-                     const vp_run_opts *o, vp_error *err)
+                     const vp_run_opts *o, vp_memevents *mem, vp_error *err)
 {
     file_state f;
     memset(&f, 0, sizeof f);
     f.r = r;
-    f.mem = vp_memevents_new(0);
+    f.mem = mem ? mem : vp_memevents_new(0);
     vp_ivset_init(&f.data);
     f.calls = vp_run_calls_begin(&r->calls, path, position, o);
     vp_gpu_pass p;
@@ -318,7 +321,8 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
         vp_run_calls_free_file(f.calls);
     }
     vp_gpu_pass_close(&p);
-    vp_memevents_free(f.mem);
+    if (f.mem != mem)
+        vp_memevents_free(f.mem);
     vp_ivset_free(&f.data);
     free(f.syncs);
     return rc;
@@ -345,7 +349,7 @@ int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opt
         return vp_run_add_ascend_dir(r, path, o, err);
     if (strcmp(path, "-") != 0 && vp_asc_sniff(path) == VP_ASC_DB)
         return vp_run_add_db(r, path, position, o, err);
-    return vp_run_add_trace(r, path, position, -1, o, err);
+    return vp_run_add_trace(r, path, position, -1, o, NULL, err);
 }
 
 int vp_run_is_ascend(const vp_run *r)

@@ -130,7 +130,7 @@ int vp_run_add_ascend_rank(vp_run *r, const vp_asc_rank *k, long position, const
     vp_run_ascend_begin(r);
     const char *f = vp_run_ascend_file(k);
     if (f && f == k->files[VP_ASC_TRACE])
-        return vp_run_add_trace(r, f, position, k->rank, o, err);
+        return vp_run_add_trace(r, f, position, k->rank, o, NULL, err);
     if (f && f == k->files[VP_ASC_DB])
         return vp_run_add_db(r, f, k->rank, o, err);
     if (f)

@@ -67,9 +67,12 @@ void vp_run_account_work(vp_run *r, vp_gpuwork *w, int resolved, long rank, long
 uint32_t vp_run_kernel_index(vp_run *r, vp_span name, int cls);
 void vp_run_add_step(vp_run *r, long number, int64_t dur);
 /* One trace; rank: its rank when the caller knows it (an Ascend rank
- * directory), else -1 and the trace says. */
+ * directory), else -1 and the trace says.  mem: where the trace's
+ * [memory] events go (every event observed, unfinished), the caller's, so
+ * that one reading of them gives the run's peaks and the caller's
+ * timeline (vprof report's); NULL: a model of the file's own, freed. */
 int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
-                     const vp_run_opts *o, vp_error *err);
+                     const vp_run_opts *o, vp_memevents *mem, vp_error *err);
 
 /* runstats_ascend.c: an Ascend directory (a *_ascend_pt, a folder of
  * them, a PROF_*), and an SQLite export given as a file. */

@@ -223,3 +223,30 @@ Device,Events,Peak Allocated (B),Peak ts (ns),Peak Since Start (ns),Peak Op,Peak
 cpu,1240,8,1669783687405327000,53083000,CompiledFunction,0,0,0
 cuda:1,26770,6629508096,1669783687579130000,226886000,aten::empty,12782141440,4096614400,12782141440
 END
+
+case_ "df_index_resolver: the report's peaks are summary's and vprof memory's"
+# Not under valgrind (a minute there): report.t's [memory] case takes the
+# same paths on a small trace.
+if [ "${VPROF_VALGRIND:-}" != 1 ]; then
+    DF=$SHARED/fixtures/real/hta/tests/data/df_index_resolver/df_index_resolver.json.gz
+    vp summary -q -f json "$DF"
+    expect_status 0
+    cp "$OUT_STDOUT" ms.json
+    vp report -q -f json "$DF"
+    expect_status 0
+    cp "$OUT_STDOUT" mr.json
+    python3 - ms.json mr.json <<'P' >"$OUT_STDOUT"
+import json, sys
+s, r = (json.load(open(f))["tables"] for f in sys.argv[1:3])
+print("summary", *s["memory"]["rows"][0])
+print("report", *r["memory"]["rows"][0])
+for row in r["memory_events"]["rows"]:
+    print(row[0], row[1], row[2], row[6])
+P
+    expect_stdout <<'END'
+summary 6629508096 12782141440
+report 6629508096 12782141440
+cpu 1240 8 0
+cuda:1 26770 6629508096 12782141440
+END
+fi

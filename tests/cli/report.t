@@ -216,6 +216,29 @@ vp report -q -f md --table kernel_classes --steps 551:552 "$R0" mem.json
 expect_stdout_has '- note: mem.json: no GPU kernels (with --steps), so no row'
 expect_stdout_has '| 0 | 106 ms | 195 ms | 662 us | 0 ns | 302 ms |' 
 
+case_ "[memory] events: the report's peaks are summary's (one reading of each event gives both)"
+# peaks SUMMARY.json REPORT.json: summary's memory row, the report's, and
+# the peaks of each GPU in the report's memory_events
+peaks() {
+    python3 - "$@" <<'P' >"$OUT_STDOUT"
+import json, sys
+s, r = (json.load(open(f))["tables"] for f in sys.argv[1:3])
+print("summary", *s["memory"]["rows"][0])
+print("report", *r["memory"]["rows"][0])
+for row in r["memory_events"]["rows"]:
+    if row[0] != "cpu":
+        print(row[0], row[2], row[6])
+P
+}
+keep ms.json summary -q -f json mem.json
+keep mr.json report -q -f json mem.json
+peaks ms.json mr.json
+expect_stdout <<'END'
+summary 9216 41943040
+report 9216 41943040
+cuda:0 9216 41943040
+END
+
 case_ 'an Ascend profile: the Operator page (op type, core type), the HCCL tables and the Memory page'
 A=$DATA/ascend/msinsight_gpt3_rank0_ascend_pt
 page asc.html "$A"

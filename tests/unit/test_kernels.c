@@ -1,7 +1,8 @@
 /* Unit tests for src/analysis/kernels.c: grouping by name and by rank and
  * stream, exact medians of odd and even counts, the (others) fold, and
  * the partial result's save/merge round trip, and a damaged partial that
- * would not save back to its own bytes refused. */
+ * would not save back to its own bytes refused; the class totals that
+ * vprof report's rider takes from vp_gpuwork's events. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "vprof/gpupass.h"
 #include "vprof/kernels.h"
 #include "vprof/part.h"
 
@@ -325,6 +327,85 @@ static void test_merge_refuses_nul_in_strings(void **state)
     vp_buf_free(&path);
 }
 
+/* Kernels, an NCCL kernel, a copy, a set and a sync, then a runtime call:
+ * by class and stream, 12 us of compute on stream 7 (a), 7 us of
+ * communication on 9, 3 us of copy and 2 us of set on 7 and a sync of 4
+ * us on 7 that the model leaves out. */
+static const char classes_trace[] =
+    "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)\", \"pid\": 0, \"tid\": 9, \"ts\": 12, \"dur\": 7, \"args\": {\"stream\": 9, \"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 3, \"args\": {\"stream\": 7, \"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset (Device)\", \"pid\": 0, \"tid\": 7, \"ts\": 24, \"dur\": 2, \"args\": {\"stream\": 7, \"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\", \"pid\": 0, \"tid\": 7, \"ts\": 30, \"dur\": 7, \"args\": {\"stream\": 7, \"correlation\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Event Sync\", \"pid\": 0, \"tid\": 7, \"ts\": 40, \"dur\": 4, \"args\": {\"stream\": 7}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 0, \"tid\": 1, \"ts\": 45, \"dur\": 1, \"args\": {\"correlation\": 6}}\n"
+    "]}\n";
+
+static void observe_gpu(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
+{
+    vp_kernels_trace_observe_gpu(ctx, ev, gi >= 0 ? &w->ev[gi] : NULL);
+}
+
+/* One model by class and stream, filled from a trace (by_gpu: from
+ * vp_gpuwork's events on a GPU pass, as vprof report's rider is), and
+ * finished by total. */
+static void read_classes(vp_kernels *k, const char *path, int by_gpu)
+{
+    vp_kernels_opts o = {.kinds = 1u << VP_GPU_KERNEL | 1u << VP_GPU_MEMCPY |
+                                  1u << VP_GPU_MEMSET,
+                         .dims = VP_KDIM_CLASS | VP_KDIM_STREAM, .totals_only = 1};
+    vp_kernels_init(k, &o);
+    if (!by_gpu) {
+        read_ok(k, path, 0);
+    } else {
+        vp_gpu_pass p;
+        vp_kernels_trace t;
+        vp_error err = {0};
+        vp_trace_pass_opts po = {.no_progress = 1, .rank = -1};
+        vp_kernels_trace_begin(&t, k, path, &p.pass);
+        assert_int_equal(vp_gpu_pass_read(&p, path, &po, observe_gpu, &t, &err), 0);
+        vp_kernels_trace_end(&t);
+        assert_int_equal(t.kernels, 5);
+        vp_gpu_pass_close(&p);
+    }
+    vp_kernels_finish(k, VP_KSORT_TOTAL);
+}
+
+static void test_classes_from_gpu_events(void **state)
+{
+    (void)state;
+    char cdir[256], path[320];
+    assert_int_equal(test_file_make(cdir, sizeof cdir, path, sizeof path, "vprof-test-classes",
+                                    classes_trace), 0);
+    static const struct {
+        vp_kclass cls;
+        int64_t stream, n, total;
+    } want[] = {
+        {VP_CLASS_COMPUTE, 7, 2, 12000},
+        {VP_CLASS_COMM, 9, 1, 7000},
+        {VP_CLASS_MEMORY, 7, 2, 5000},
+    };
+    for (int by_gpu = 0; by_gpu < 2; by_gpu++) {
+        vp_kernels k;
+        read_classes(&k, path, by_gpu);
+        assert_int_equal(k.ngroups, 3);
+        assert_int_equal(k.grand, 24000);
+        for (size_t i = 0; i < 3; i++) {
+            const vp_kgroup *g = &k.groups[i];
+            assert_int_equal(g->key.cls, want[i].cls);
+            assert_int_equal(g->key.stream, want[i].stream);
+            assert_int_equal(g->key.name, UINT32_MAX);
+            assert_int_equal(g->sum.n, want[i].n);
+            assert_int_equal(g->sum.total, want[i].total);
+        }
+        /* vp_gpuwork's kind and class: no name looked up */
+        assert_int_equal(k.nnames, by_gpu ? 0 : 4);
+        vp_kernels_free(&k);
+    }
+    test_file_remove(cdir, path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_aggregate_fold),
         cmocka_unit_test(test_save_merge_round_trip),
         cmocka_unit_test(test_merge_refuses_nul_in_strings),
+        cmocka_unit_test(test_classes_from_gpu_events),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
