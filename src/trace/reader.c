@@ -148,8 +148,7 @@ static void facts_hook(void *ctx, const char *data, size_t len, vp_buf *aux)
         const char *p = data, *end = data + len;
         if (!fc->later && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
             p += 3;
-        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-            p++;
+        p = vp_json_ws(p, end);
         if (p < end) {
             fc->root_seen = 1;
             fc->scan.fact_depth = *p == '{' ? 3 : *p == '[' ? 2 : -1;
@@ -856,8 +855,7 @@ vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *e
             fc = NULL;
         }
     }
-    vp_source *src = fc ? vp_source_open_hooked(path, facts_hook, fc, err)
-                        : vp_source_open(path, err);
+    vp_source *src = vp_source_open_hooked(path, fc ? facts_hook : NULL, fc, err);
     if (!src) {
         free(fc);
         return NULL;
