@@ -36,6 +36,18 @@ REAL="$H/trace_filter_rank-0.json.gz $H/trace_filter_rank-1.json.gz"
 GENS="gen/rank4.json.gz gen/rank5.json.gz gen/rank6.json.gz gen/rank7.json.gz"
 SYN="a_rank7.json b_rank9.json c_rank5.json"
 
+# what_differs A B: for a failure message, since $WORK goes with the test:
+# the sizes, the first differing bytes, and for gzip whether the JSON
+# itself differs or only its compression.
+what_differs() {
+    echo "sizes $(wc -c <"$1") and $(wc -c <"$2"); cmp -l | head -4: $(cmp -l "$1" "$2" 2>&1 | head -4 | tr '\n' ';')"
+    case $1 in
+    *.gz)
+        if cmp -s <(gzip -dc <"$1") <(gzip -dc <"$2"); then echo "the same JSON once decompressed"
+        else echo "decompressed: $(cmp <(gzip -dc <"$1") <(gzip -dc <"$2") 2>&1 | head -1)"; fi;;
+    esac
+}
+
 # same_bytes NAME ARGS...: merge -o jJ-NAME with -j 1, 2 and 3; the outputs
 # must be the same bytes (compressed bytes too for .gz) and JSON.
 same_bytes() {
@@ -46,7 +58,7 @@ same_bytes() {
         vp merge -q -j $j -o "j$j-$name" "$@"
         expect_status 0
         if cmp -s "j1-$name" "j$j-$name"; then pass; else
-            fail "-j 1 and -j $j wrote different bytes"; fi
+            fail "-j 1 and -j $j wrote different bytes: $(what_differs "j1-$name" "j$j-$name")"; fi
     done
     case $name in
     *.gz)
