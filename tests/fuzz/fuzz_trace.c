@@ -273,7 +273,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* B: the chunk boundary at byte k of the input (0 <= k < chunk). The
-     * fuzz build's chunk is 4 KiB (tests/fuzz/CMakeLists.txt), so the
+     * fuzz build's chunk is 1 KiB (tests/fuzz/CMakeLists.txt), so the
      * padding is cheap and every input gets this run. */
     {
         size_t span = size < VP_SOURCE_CHUNK ? size : VP_SOURCE_CHUNK - 1;
