@@ -30,9 +30,13 @@
 
 #ifdef VP_SOURCE_INLINE
 /* The fuzz build (tests/fuzz/CMakeLists.txt): no thread.  The open call
- * produces every chunk at once, into enough slots for 1 MiB (the fuzz
+ * produces every chunk at once, into slots for up to 1 MiB (the fuzz
  * target's inputs are smaller); a larger output fails as "too large".  A
- * thread per open cost ASan most of each input's time. */
+ * thread per open cost ASan most of each input's time.  The slots are an
+ * array grown as they fill: a fixed one for 1 MiB (264 slots of 4 KiB
+ * chunks) was zeroed at every open and freed slot by slot at every close
+ * (under ASan each free, even of NULL, records a stack trace), for inputs
+ * that fill one to four. */
 #define NSLOTS ((1u << 20) / VP_SOURCE_CHUNK + 8)
 #else
 #define NSLOTS 4
@@ -66,7 +70,12 @@ struct vp_source {
 
     pthread_mutex_t mu;
     pthread_cond_t cv;       /* both directions: few waiters, rare wakeups */
+#ifdef VP_SOURCE_INLINE
+    struct slot *slots;      /* nslots of them, grown by acquire_slot */
+    unsigned nslots;
+#else
     struct slot slots[NSLOTS];
+#endif
     unsigned wr, rd;         /* next slot the thread fills / the consumer takes */
     int held;                /* slot the consumer holds, -1 when none */
     int finished;            /* thread wrote its last slot (or failed) */
@@ -111,6 +120,18 @@ static int fill_input(vp_source *s, vp_error *err)
 static struct slot *acquire_slot(vp_source *s)
 {
     pthread_mutex_lock(&s->mu);
+#ifdef VP_SOURCE_INLINE
+    /* One slot past wr always exists, so that vp_source_next may look at
+     * slot rd == wr once the consumer has taken them all. */
+    if (s->wr + 1 >= s->nslots && s->nslots < NSLOTS) {
+        unsigned n = s->nslots ? 2 * s->nslots : 4;
+        if (n > NSLOTS)
+            n = NSLOTS;
+        s->slots = vp_realloc(s->slots, n * sizeof *s->slots);
+        memset(s->slots + s->nslots, 0, (n - s->nslots) * sizeof *s->slots);
+        s->nslots = n;
+    }
+#endif
     struct slot *sl = &s->slots[s->wr % NSLOTS];
 #ifdef VP_SOURCE_INLINE
     if (sl->state != SLOT_FREE) {
@@ -356,11 +377,40 @@ static int inflater_step(inflater *z, vp_source *s, struct slot *sl, uint64_t *o
 }
 #endif
 
+#ifdef VP_SOURCE_INLINE
+/* The fuzz build opens a few gzip sources per input: one inflater (87 KiB
+ * with ISA-L) is kept for the next open instead of a fresh allocation that
+ * ASan fills and poisons each time.  Exchanged atomically, as opens may
+ * run on several threads. */
+static _Atomic(inflater *) spare_inflater;
+
+static inflater *inflater_get(void)
+{
+    inflater *inf = atomic_exchange(&spare_inflater, NULL);
+    return inf ? inf : vp_malloc(sizeof *inf);
+}
+
+static void inflater_put(inflater *inf)
+{
+    free(atomic_exchange(&spare_inflater, inf));
+}
+#else
+static inflater *inflater_get(void)
+{
+    return vp_malloc(sizeof(inflater));
+}
+
+static void inflater_put(inflater *inf)
+{
+    free(inf);
+}
+#endif
+
 static void run_gzip(vp_source *s, vp_error *err)
 {
-    inflater *inf = vp_malloc(sizeof *inf);
+    inflater *inf = inflater_get();
     if (inflater_init(inf, s, err) != 0) {
-        free(inf);
+        inflater_put(inf);
         return;
     }
     uint64_t out = 0;
@@ -398,7 +448,7 @@ static void run_gzip(vp_source *s, vp_error *err)
     }
 out:
     inflater_end(inf);
-    free(inf);
+    inflater_put(inf);
 }
 
 static void *reader_thread(void *arg)
@@ -560,15 +610,42 @@ void vp_source_close(vp_source *s)
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
     }
-    for (unsigned i = 0; i < NSLOTS; i++) {
+#ifdef VP_SOURCE_INLINE
+    unsigned used = s->nslots;
+#else
+    unsigned used = NSLOTS;
+#endif
+    for (unsigned i = 0; i < used; i++) {
         free(s->slots[i].buf);
         vp_buf_free(&s->slots[i].aux);
     }
+#ifdef VP_SOURCE_INLINE
+    free(s->slots);
+#endif
     if (s->fd >= 0 && s->fd != STDIN_FILENO)
         close(s->fd);
     free(s->inbuf);
     free(s->name);
     free(s);
+}
+
+/* Characters in n bytes of UTF-8 (columns count characters, not
+ * continuation bytes), eight bytes at a time: an error is located by
+ * reading the input again up to it, and the fuzz build instruments every
+ * comparison of a byte-by-byte loop. */
+static uint64_t utf8_chars(const char *p, size_t n)
+{
+    uint64_t cont = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        /* 10xxxxxx: bit 7 set and bit 6 (shifted onto bit 7) clear */
+        cont += (uint64_t)__builtin_popcountll(w & ~(w << 1) & 0x8080808080808080ULL);
+    }
+    for (; i < n; i++)
+        cont += ((unsigned char)p[i] & 0xC0) == 0x80;
+    return n - cont;
 }
 
 int vp_source_locate(const char *path, uint64_t offset, uint64_t *line, uint64_t *col)
@@ -586,14 +663,13 @@ int vp_source_locate(const char *path, uint64_t offset, uint64_t *line, uint64_t
         size_t n = ch.len;
         if (ch.offset + n > offset)
             n = (size_t)(offset - ch.offset);
-        for (size_t i = 0; i < n; i++) {
-            if (ch.data[i] == '\n') {
-                ln++;
-                c = 1;
-            } else if (((unsigned char)ch.data[i] & 0xC0) != 0x80) {
-                c++;  /* columns count characters, not UTF-8 continuation bytes */
-            }
+        const char *p = ch.data, *end = ch.data + n, *nl;
+        while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+            ln++;
+            c = 1;
+            p = nl + 1;
         }
+        c += utf8_chars(p, (size_t)(end - p));
         if (ch.offset + ch.len >= offset) {
             found = 0;
             break;

@@ -2,9 +2,12 @@
  * the byte source (src/io/source.c), plain and gzip.
  *
  * The input is written to a memfd and read back through vp_trace_open on
- * /proc/self/fd/N, so the real path runs: reader thread, ring of chunks,
- * carry buffer, error location by re-reading.  Each input is read up to
- * four ways and the results are cross-checked:
+ * /proc/self/fd/N, so the real path runs: source, chunks, carry buffer,
+ * skip facts, error location by re-reading.  The fuzz build's source has
+ * no thread and 1 KiB chunks (tests/fuzz/CMakeLists.txt, VP_SOURCE_INLINE
+ * in src/io/source.c): an input costs about a millisecond of CPU, where a
+ * thread per read cost ASan most of it.  Each input is read up to four
+ * ways and the results are cross-checked:
  *
  *   A  the bytes as they are (input starting with 1f 8b takes the gzip
  *      path, so the inflater and the member logic get fuzzed too);
@@ -273,7 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* B: the chunk boundary at byte k of the input (0 <= k < chunk). The
-     * fuzz build's chunk is 4 KiB (tests/fuzz/CMakeLists.txt), so the
+     * fuzz build's chunk is 1 KiB (tests/fuzz/CMakeLists.txt), so the
      * padding is cheap and every input gets this run. */
     {
         size_t span = size < VP_SOURCE_CHUNK ? size : VP_SOURCE_CHUNK - 1;

@@ -672,6 +672,27 @@ static void test_locate(void **state)
     assert_int_equal(vp_source_locate(path_of("locate.json"), 17, &line, &col), -1);
     assert_int_equal(vp_source_locate(path_of("nope.json"), 0, &line, &col), -1);
 
+    /* A long line of 3- and 2-byte characters: columns are counted eight
+     * bytes at a time, and every offset here falls at another position
+     * of those words, at the start of a character or inside one. */
+    char wide[2 + 5 * 10 + 1];
+    memcpy(wide, "{\n", 2);
+    for (int j = 0; j < 10; j++)
+        memcpy(wide + 2 + 5 * j, "\xE2\x82\xAC\xC3\xA9", 5);  /* U+20AC, U+00E9 */
+    wide[sizeof wide - 1] = 'x';
+    write_file(path_of("locate.json"), wide, sizeof wide);
+    for (uint64_t j = 0; j <= 10; j++) {
+        /* The euro sign (or the x after the last pair) and its two
+         * continuation bytes, then the e-acute and its one. */
+        static const uint64_t at[5] = {0, 1, 1, 1, 2};
+        for (uint64_t k = 0; k < (j < 10 ? 5u : 1u); k++) {
+            uint64_t off = 2 + 5 * j + k;
+            assert_int_equal(vp_source_locate(path_of("locate.json"), off, &line, &col), 0);
+            assert_int_equal(line, 2);
+            assert_int_equal(col, 1 + 2 * j + at[k]);
+        }
+    }
+
     /* Across chunks, and through gzip. */
     size_t n = 2 * VP_SOURCE_CHUNK + 10;
     char *big = vp_malloc(n);
