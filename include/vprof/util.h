@@ -44,6 +44,11 @@ void *vp_strmap_value(const vp_strmap *m, size_t i);
 
 uint64_t vp_hash_bytes(const void *p, size_t n);
 
+/* The characters of n bytes of UTF-8: the bytes that are not continuation
+ * bytes (10 in the top two bits).  Error columns and display widths count
+ * these; invalid sequences count as what their bytes say. */
+size_t vp_utf8_chars(const char *p, size_t n);
+
 /* Sorts n items by merging the ascending runs they hold, pairwise, pass
  * after pass (log2 runs passes): descends(ctx, i) says whether item i
  * comes before item i - 1 (a run starts there); merge(ctx, lo, mid, hi)

@@ -38,8 +38,10 @@
  * (under ASan each free, even of NULL, records a stack trace), for inputs
  * that fill one to four. */
 #define NSLOTS ((1u << 20) / VP_SOURCE_CHUNK + 8)
+#define FIRST_SLOTS 4u
 #else
 #define NSLOTS 4
+#define FIRST_SLOTS NSLOTS
 #endif
 #ifndef INBUF_SIZE
 #define INBUF_SIZE (256u << 10)
@@ -70,12 +72,9 @@ struct vp_source {
 
     pthread_mutex_t mu;
     pthread_cond_t cv;       /* both directions: few waiters, rare wakeups */
-#ifdef VP_SOURCE_INLINE
-    struct slot *slots;      /* nslots of them, grown by acquire_slot */
+    struct slot *slots;      /* nslots of them: NSLOTS, or in the fuzz build as
+                                many as have been filled, grown by acquire_slot */
     unsigned nslots;
-#else
-    struct slot slots[NSLOTS];
-#endif
     unsigned wr, rd;         /* next slot the thread fills / the consumer takes */
     int held;                /* slot the consumer holds, -1 when none */
     int finished;            /* thread wrote its last slot (or failed) */
@@ -120,18 +119,15 @@ static int fill_input(vp_source *s, vp_error *err)
 static struct slot *acquire_slot(vp_source *s)
 {
     pthread_mutex_lock(&s->mu);
-#ifdef VP_SOURCE_INLINE
-    /* One slot past wr always exists, so that vp_source_next may look at
-     * slot rd == wr once the consumer has taken them all. */
+    /* Only the fuzz build's ring starts short of NSLOTS.  One slot past wr
+     * always exists, so that vp_source_next may look at slot rd == wr once
+     * the consumer has taken them all. */
     if (s->wr + 1 >= s->nslots && s->nslots < NSLOTS) {
-        unsigned n = s->nslots ? 2 * s->nslots : 4;
-        if (n > NSLOTS)
-            n = NSLOTS;
+        unsigned n = 2 * s->nslots < NSLOTS ? 2 * s->nslots : NSLOTS;
         s->slots = vp_realloc(s->slots, n * sizeof *s->slots);
         memset(s->slots + s->nslots, 0, (n - s->nslots) * sizeof *s->slots);
         s->nslots = n;
     }
-#endif
     struct slot *sl = &s->slots[s->wr % NSLOTS];
 #ifdef VP_SOURCE_INLINE
     if (sl->state != SLOT_FREE) {
@@ -471,6 +467,8 @@ vp_source *vp_source_open(const char *path, vp_error *err)
 vp_source *vp_source_open_hooked(const char *path, vp_source_hook hook, void *ctx, vp_error *err)
 {
     vp_source *s = vp_calloc(1, sizeof *s);
+    s->nslots = FIRST_SLOTS;
+    s->slots = vp_calloc(s->nslots, sizeof *s->slots);
     s->held = -1;
     s->fd = -1;
     s->hook = hook;
@@ -610,42 +608,16 @@ void vp_source_close(vp_source *s)
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
     }
-#ifdef VP_SOURCE_INLINE
-    unsigned used = s->nslots;
-#else
-    unsigned used = NSLOTS;
-#endif
-    for (unsigned i = 0; i < used; i++) {
+    for (unsigned i = 0; i < s->nslots; i++) {
         free(s->slots[i].buf);
         vp_buf_free(&s->slots[i].aux);
     }
-#ifdef VP_SOURCE_INLINE
     free(s->slots);
-#endif
     if (s->fd >= 0 && s->fd != STDIN_FILENO)
         close(s->fd);
     free(s->inbuf);
     free(s->name);
     free(s);
-}
-
-/* Characters in n bytes of UTF-8 (columns count characters, not
- * continuation bytes), eight bytes at a time: an error is located by
- * reading the input again up to it, and the fuzz build instruments every
- * comparison of a byte-by-byte loop. */
-static uint64_t utf8_chars(const char *p, size_t n)
-{
-    uint64_t cont = 0;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        /* 10xxxxxx: bit 7 set and bit 6 (shifted onto bit 7) clear */
-        cont += (uint64_t)__builtin_popcountll(w & ~(w << 1) & 0x8080808080808080ULL);
-    }
-    for (; i < n; i++)
-        cont += ((unsigned char)p[i] & 0xC0) == 0x80;
-    return n - cont;
 }
 
 int vp_source_locate(const char *path, uint64_t offset, uint64_t *line, uint64_t *col)
@@ -669,7 +641,7 @@ int vp_source_locate(const char *path, uint64_t offset, uint64_t *line, uint64_t
             c = 1;
             p = nl + 1;
         }
-        c += utf8_chars(p, (size_t)(end - p));
+        c += vp_utf8_chars(p, (size_t)(end - p));
         if (ch.offset + ch.len >= offset) {
             found = 0;
             break;

@@ -704,20 +704,11 @@ static void write_json(FILE *out, vp_table *const *tables, size_t n, const char 
 
 /* ---- human formats: table and md ------------------------------------- */
 
-/* Display columns of n bytes of UTF-8: one per code point, which is right
- * for the ASCII and Latin text kernel names are made of. */
-static size_t dwidthn(const char *s, size_t n)
-{
-    size_t w = 0, i;
-
-    for (i = 0; i < n; i++)
-        w += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return w;
-}
-
+/* Display columns of UTF-8 text: one per code point (vp_utf8_chars), which
+ * is right for the ASCII and Latin text kernel names are made of. */
 static size_t dwidth(const char *s)
 {
-    return dwidthn(s, strlen(s));
+    return vp_utf8_chars(s, strlen(s));
 }
 
 /* Byte length of the longest prefix of s that is at most cols wide. */
@@ -762,16 +753,16 @@ static char *shorten_name(const char *s, size_t max)
     if (strncmp(s, "void ", 5) == 0)
         s += 5;
     len = full = strlen(s);
-    if (dwidthn(s, len) > max && (open = params_start(s, len)) > 0) {
-        if (dwidthn(s, open) + 3 <= max) {
+    if (vp_utf8_chars(s, len) > max && (open = params_start(s, len)) > 0) {
+        if (vp_utf8_chars(s, open) + 3 <= max) {
             vp_buf_append(&b, s, open);
             vp_buf_append(&b, "(" ELLIPSIS ")", strlen("(" ELLIPSIS ")"));
             return b.data;
         }
         len = open;
     }
-    if (len < full || dwidthn(s, len) > max) {
-        if (dwidthn(s, len) > max - 1) {
+    if (len < full || vp_utf8_chars(s, len) > max) {
+        if (vp_utf8_chars(s, len) > max - 1) {
             len = prefix_bytes(s, max - 1);
             while (len > 0 && s[len - 1] == ' ')
                 len--;
