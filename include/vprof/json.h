@@ -259,17 +259,18 @@ static inline int vp_json_skip_number(const char **pp, const char *end, vp_span 
  * anything; depth counts the enclosing levels already open. */
 int vp_json_skip(const char **p, const char *end, int depth, vp_span *out, vp_json_fail *fail);
 
-/* Skip facts: vp_json_skip's answers for the objects and arrays of a
- * stream, found ahead of time (by the trace reader's source thread, so
- * that the parser need not walk them).  A stream is scanned chunk after
- * chunk; the containers opened at depth fact_depth (the number of
- * containers open around them, counted from the stream's start) that end
- * inside their chunk get a fact.  A fact {off, len} means exactly:
- * vp_json_skip at data + off, with end data + len_of_chunk and depth
- * skip_depth, returns OK with a span of len bytes.  It is the bitmap
- * walk's own answer there, so it holds whatever surrounds it: malformed
- * input can only leave facts out.  Only the variants with a walk (AVX2,
- * NEON) make facts; elsewhere vp_json_facts_init returns 0. */
+/* Skip facts: vp_json_skip's answers for the values of the events'
+ * "args" members in a stream, found ahead of time (by the trace reader's
+ * source thread, so that the parser need not walk them).  A stream is
+ * scanned chunk after chunk; each object or array written right after
+ * `"args": ` or `"args":` that ends inside its chunk gets a fact.  A fact
+ * {off, len} means exactly: vp_json_skip at data + off, with end data +
+ * len_of_chunk and depth skip_depth, returns OK with a span of len
+ * bytes.  It is the bitmap walk's own answer there, so it holds whatever
+ * surrounds it: malformed input can only leave facts out, and a fact
+ * where no event's args is (an "args" key elsewhere) is never asked for.
+ * Only the variants with a walk (AVX2, NEON) make facts; elsewhere
+ * vp_json_facts_init returns 0. */
 typedef struct vp_json_fact {
     uint32_t off, len;
 } vp_json_fact;
@@ -277,9 +278,7 @@ typedef struct vp_json_fact {
 typedef struct vp_json_facts vp_json_facts;
 struct vp_json_facts {
     void (*scan)(vp_json_facts *st, const char *data, size_t len, vp_buf *out);
-    uint64_t esc_carry, string_carry;   /* carried from chunk to chunk */
-    int64_t depth;
-    int fact_depth;    /* -1: none (yet) */
+    uint64_t tail;     /* the stream's last eight bytes so far, the last highest */
     int skip_depth;
 };
 
@@ -287,7 +286,7 @@ struct vp_json_facts {
 #define VP_JSON_FACTS_MAX 32768
 
 /* Starts a stream with the scanner variant in use: 1, or 0 (st unusable)
- * when the variant has no walk.  fact_depth starts at -1. */
+ * when the variant has no walk. */
 int vp_json_facts_init(vp_json_facts *st, int skip_depth);
 /* The next chunk (len < 4 GiB) of the stream: out (reused from chunk to
  * chunk) is set to its facts in increasing offset order, followed by a

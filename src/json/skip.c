@@ -159,9 +159,12 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
 }
 
 /* The walk over the whole value at start ('{' or '['), blocks classified
- * by CLASSIFY; expanded once per instruction set below. */
+ * by CLASSIFY; expanded once per instruction set below.  NAME is the
+ * scanner's skip_container; NAME##_reach also says, when it gives up,
+ * how far it read (the facts scan's budget for walks that fail). */
 #define DEFINE_SKIP_CONTAINER(NAME, TARGET, CLASSIFY, PREFIX_XOR)                                          \
-    TARGET const char *NAME(const char *start, const char *end, int depth)                      \
+    TARGET static const char *NAME##_reach(const char *start, const char *end, int depth,      \
+                                           const char **reached)                                 \
     {                                                                                            \
         /* Strings longer than vprof's limit are skip_slow's to refuse. */                       \
         const char *limit = (size_t)(end - start) > VP_JSON_MAX_STRING                           \
@@ -200,43 +203,54 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
             const char *stop = walk_tokens(block, tokens, &state, &sp, stack, depth);            \
             if (stop)                                                                            \
                 return base + (stop - block);                                                    \
-            if (state == W_GIVE_UP || bad)                                                       \
+            if (state == W_GIVE_UP || bad) {                                                     \
+                *reached = limit - base < 64 ? limit : base + 64;                                \
                 return NULL;                                                                     \
+            }                                                                                    \
         }                                                                                        \
+        *reached = limit;                                                                        \
         return NULL;                                                                             \
+    }                                                                                            \
+    TARGET const char *NAME(const char *start, const char *end, int depth)                      \
+    {                                                                                            \
+        const char *reached;                                                                     \
+        return NAME##_reach(start, end, depth, &reached);                                        \
     }
 
 
 /* Skip facts (vprof/json.h, vp_json_facts_scan): a scan of a chunk of a
- * stream for the brackets outside strings, with the in-string and
- * backslash states and the depth carried from chunk to chunk.  Each
- * container opened at the wanted depth is given to the walk above, with
- * the arguments vp_json_skip would give it there (the chunk's end, the
- * caller's nesting base); what the walk accepts becomes a fact, and the
- * scan goes on past the value's end, so that its bytes are classified
- * once.  What the walk refuses gets no fact and is scanned through.
+ * stream for the value of each event's "args" member, the one container
+ * Kineto writes in an event and most of what the parser would otherwise
+ * walk itself.  A candidate is a '{' or '[' right after the eight bytes
+ * `"args": ` (Kineto's form) or the seven `"args":` (json.dumps's compact
+ * one); the stream's last eight bytes carry to the next chunk, so a
+ * candidate at a chunk's start is seen too.  Each candidate is given to
+ * the walk above with the arguments vp_json_skip would give it there (the
+ * chunk's end, the caller's nesting base); what the walk accepts becomes
+ * a fact, and the scan goes on past the value's end.
  *
- * The scan's view of the document (inside a string or not, the depth)
- * only chooses where to call the walk: a fact is the walk's own answer,
- * true wherever it stands.  So text the scan misreads (malformed JSON,
- * a stream cut in a string) can cost facts, never make one wrong.  The
- * walks that fail cover disjoint ranges (the scan follows the same
- * brackets into the value and finds no candidate before the value's
- * end), so the scan stays linear. */
-#define DEFINE_FACTS_SCAN(NAME, TARGET, BRACKETS, PREFIX_XOR, WALK)                                 \
+ * A fact is the walk's own answer, true wherever it stands: the scan
+ * needs no idea of the document (strings, depth), and a candidate that is
+ * not an event's args (inside a string, in a top-level member) only costs
+ * its walk, as the parser never asks at that offset.  Looking for one
+ * byte and checking eight before it costs a fifth of tracking strings and
+ * depth through every block.  Walks that fail (an args cut by the chunk's
+ * end, malformed text) may overlap when candidates nest, so their bytes
+ * are counted: past the chunk's length (plus 64 KiB) in failed walks the
+ * chunk gets no more facts, and the scan stays linear. */
+#define DEFINE_FACTS_SCAN(NAME, TARGET, OPENS, WALK)                                                \
     TARGET void NAME(vp_json_facts *st, const char *data, size_t len, vp_buf *out)                  \
     {                                                                                               \
         const char *p = data, *end = data + len;                                                    \
-        uint64_t esc = st->esc_carry, str = st->string_carry;                                       \
-        int64_t depth = st->depth;                                                                  \
-        int64_t want = st->fact_depth >= 0 && len < UINT32_MAX ? st->fact_depth : INT64_MIN;        \
+        uint64_t tail = st->tail;                                                                   \
+        int64_t budget = len < UINT32_MAX ? (int64_t)len + 65536 : -1;                              \
         /* Room for the facts and one more, the terminator. */                                      \
         out->len = 0;                                                                               \
         vp_buf_reserve(out, 64 * sizeof(vp_json_fact));                                             \
         size_t nf = 0, capf = (out->cap - 1) / sizeof(vp_json_fact) - 1;                            \
         vp_json_fact *facts = (vp_json_fact *)(void *)out->data;                                    \
         char last[64];                                                                              \
-        while (p < end) {                                                                           \
+        while (p < end && budget >= 0) {                                                            \
             size_t n = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;                             \
             const char *block = p;                                                                  \
             if (n < 64) {                                                                           \
@@ -244,65 +258,69 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
                 memset(last + n, ' ', 64 - n);                                                      \
                 block = last;                                                                       \
             }                                                                                       \
-            uint64_t q, bs, open, close;                                                            \
-            BRACKETS(block, &q, &bs, &open, &close);                                                \
-            uint64_t escaped = escaped_bytes(bs, &esc);                                             \
-            uint64_t inside = PREFIX_XOR(q & ~escaped) ^ str;                                       \
-            uint64_t brackets = (open | close) & ~inside;                                           \
-            /* The depth through the block, up to a candidate (no call in                           \
-             * this loop: it keeps its values in registers). */                                     \
-            int64_t cand = -1;                                                                      \
-            while (brackets) {                                                                      \
-                unsigned i = (unsigned)__builtin_ctzll(brackets);                                   \
-                brackets &= brackets - 1;                                                           \
-                if (!(open >> i & 1)) {                                                             \
-                    depth--;                                                                        \
-                } else if (__builtin_expect(depth == want, 0)) {                                    \
-                    cand = i;                                                                       \
-                    break;                                                                          \
-                } else {                                                                            \
-                    depth++;                                                                        \
+            uint64_t opens = OPENS(block);                                                          \
+            const char *next = p + n;                                                               \
+            while (opens) {                                                                         \
+                const char *at = p + __builtin_ctzll(opens);                                        \
+                opens &= opens - 1;                                                                 \
+                if (!args_key_at(data, at, tail))                                                   \
+                    continue;                                                                       \
+                const char *reached, *stop = WALK(at, end, st->skip_depth, &reached);               \
+                if (!stop) {                                                                        \
+                    budget -= reached - at;                                                         \
+                    if (budget < 0)                                                                 \
+                        break;                                                                      \
+                    continue;                                                                       \
                 }                                                                                   \
-            }                                                                                       \
-            if (__builtin_expect(cand >= 0, 0)) {                                                   \
-                const char *at = p + cand, *stop = WALK(at, end, st->skip_depth);                   \
-                if (stop) {                                                                         \
-                    if (nf == capf) {                                                               \
-                        out->len = nf * sizeof *facts;                                              \
-                        vp_buf_reserve(out, capf * sizeof *facts);                                  \
-                        capf = (out->cap - 1) / sizeof *facts - 1;                                  \
-                        facts = (vp_json_fact *)(void *)out->data;                                  \
-                    }                                                                               \
-                    facts[nf].off = (uint32_t)(at - data);                                          \
-                    facts[nf].len = (uint32_t)(stop - at);                                          \
-                    if (++nf == VP_JSON_FACTS_MAX)                                                  \
-                        want = INT64_MIN;                                                           \
-                    p = stop;                                                                       \
-                } else {                                                                            \
-                    /* No fact: on inside the value. */                                             \
-                    depth++;                                                                        \
-                    p = at + 1;                                                                     \
+                if (nf == capf) {                                                                   \
+                    out->len = nf * sizeof *facts;                                                  \
+                    vp_buf_reserve(out, capf * sizeof *facts);                                      \
+                    capf = (out->cap - 1) / sizeof *facts - 1;                                      \
+                    facts = (vp_json_fact *)(void *)out->data;                                      \
                 }                                                                                   \
-                /* Past a bracket outside strings: no string, no escape. */                         \
-                esc = str = 0;                                                                      \
-                continue;                                                                           \
+                facts[nf].off = (uint32_t)(at - data);                                              \
+                facts[nf].len = (uint32_t)(stop - at);                                              \
+                if (++nf == VP_JSON_FACTS_MAX)                                                      \
+                    budget = -1;                                                                    \
+                /* on past the value: its bytes hold no other candidate */                          \
+                next = stop;                                                                        \
+                break;                                                                              \
             }                                                                                       \
-            /* The states after the block's last real byte (the padding is                          \
-             * spaces: the byte after a partial block is escaped when the                           \
-             * backslash run before it is odd). */                                                  \
-            str = (uint64_t)((int64_t)(inside << (64 - n)) >> 63);                                  \
-            if (n < 64)                                                                             \
-                esc = escaped >> n & 1;                                                             \
-            p += n;                                                                                 \
+            p = next;                                                                               \
         }                                                                                           \
-        st->esc_carry = esc;                                                                        \
-        st->string_carry = str;                                                                     \
-        st->depth = depth;                                                                          \
+        st->tail = bytes_before(data, len, tail);                                                   \
         /* The terminator: no chunk offset reaches it. */                                           \
         facts[nf].off = UINT32_MAX;                                                                 \
         facts[nf].len = 0;                                                                          \
         out->len = (nf + 1) * sizeof *facts;                                                        \
     }
+
+/* The eight bytes before data + i as one little-endian word (the last
+ * byte highest), the stream's earlier bytes (tail) where the chunk has
+ * fewer. */
+static inline uint64_t bytes_before(const char *data, size_t i, uint64_t tail)
+{
+    uint64_t w;
+    if (i >= 8) {
+        memcpy(&w, data + i - 8, 8);
+        return w;
+    }
+    if (i == 0)
+        return tail;
+    w = 0;
+    memcpy(&w, data, i);
+    return tail >> (8 * i) | w << (8 * (8 - i));
+}
+
+/* Whether the bytes before at are `"args": ` or `"args":`. */
+static inline int args_key_at(const char *data, const char *at, uint64_t tail)
+{
+    static const char spaced[8] = "\"args\": ", compact[8] = "\"args\":";
+    uint64_t w = bytes_before(data, (size_t)(at - data), tail), a, b;
+    memcpy(&a, spaced, 8);
+    memcpy(&b, compact, 8);   /* seven bytes and a zero: the top byte of w >> 8 */
+    return w == a || w >> 8 == b;
+}
 
 #endif
 
@@ -365,29 +383,21 @@ __attribute__((target("avx2,pclmul"))) static inline uint64_t prefix_xor_clmul(u
 DEFINE_SKIP_CONTAINER(vp_skip_container_avx2, __attribute__((target("avx2,pclmul,bmi"))),
                       classify_avx2, prefix_xor_clmul)
 
-/* For the facts scan: quotes, backslashes, '{' or '[' and '}' or ']'
- * (the byte with 0x20 set: '[' is '{' less 0x20, ']' is '}' less it). */
-__attribute__((target("avx2"))) static inline void brackets_avx2(const char *p, uint64_t *q,
-                                                                 uint64_t *bs, uint64_t *open,
-                                                                 uint64_t *close)
+/* For the facts scan: '{' or '[' (the byte with 0x20 set: '[' is '{'
+ * less 0x20). */
+__attribute__((target("avx2"))) static inline uint64_t opens_avx2(const char *p)
 {
-    uint64_t m[2][4];
+    uint64_t m[2];
     for (int h = 0; h < 2; h++) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * h));
         __m256i x20 = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
-        m[h][0] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('"')));
-        m[h][1] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')));
-        m[h][2] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x20, _mm256_set1_epi8('{')));
-        m[h][3] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x20, _mm256_set1_epi8('}')));
+        m[h] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x20, _mm256_set1_epi8('{')));
     }
-    *q = m[0][0] | m[1][0] << 32;
-    *bs = m[0][1] | m[1][1] << 32;
-    *open = m[0][2] | m[1][2] << 32;
-    *close = m[0][3] | m[1][3] << 32;
+    return m[0] | m[1] << 32;
 }
 
-DEFINE_FACTS_SCAN(vp_json_facts_avx2, __attribute__((target("avx2,pclmul,bmi"))), brackets_avx2,
-                  prefix_xor_clmul, vp_skip_container_avx2)
+DEFINE_FACTS_SCAN(vp_json_facts_avx2, __attribute__((target("avx2,pclmul,bmi"))), opens_avx2,
+                  vp_skip_container_avx2_reach)
 #endif
 
 #if VP_SCAN_NEON
@@ -436,32 +446,23 @@ static inline void classify_neon(const char *p, block_masks *m)
 
 DEFINE_SKIP_CONTAINER(vp_skip_container_neon, , classify_neon, prefix_xor)
 
-static inline void brackets_neon(const char *p, uint64_t *q, uint64_t *bs, uint64_t *open,
-                                 uint64_t *close)
+static inline uint64_t opens_neon(const char *p)
 {
-    uint8x16_t mq[4], mb[4], mo[4], mc[4];
+    uint8x16_t mo[4];
     for (int i = 0; i < 4; i++) {
         uint8x16_t x = vld1q_u8((const uint8_t *)p + 16 * i);
-        uint8x16_t x20 = vorrq_u8(x, vdupq_n_u8(0x20));
-        mq[i] = vceqq_u8(x, vdupq_n_u8('"'));
-        mb[i] = vceqq_u8(x, vdupq_n_u8('\\'));
-        mo[i] = vceqq_u8(x20, vdupq_n_u8('{'));
-        mc[i] = vceqq_u8(x20, vdupq_n_u8('}'));
+        mo[i] = vceqq_u8(vorrq_u8(x, vdupq_n_u8(0x20)), vdupq_n_u8('{'));
     }
-    *q = mask64_neon(mq[0], mq[1], mq[2], mq[3]);
-    *bs = mask64_neon(mb[0], mb[1], mb[2], mb[3]);
-    *open = mask64_neon(mo[0], mo[1], mo[2], mo[3]);
-    *close = mask64_neon(mc[0], mc[1], mc[2], mc[3]);
+    return mask64_neon(mo[0], mo[1], mo[2], mo[3]);
 }
 
-DEFINE_FACTS_SCAN(vp_json_facts_neon, , brackets_neon, prefix_xor, vp_skip_container_neon)
+DEFINE_FACTS_SCAN(vp_json_facts_neon, , opens_neon, vp_skip_container_neon_reach)
 #endif
 
 int vp_json_facts_init(vp_json_facts *st, int skip_depth)
 {
     memset(st, 0, sizeof *st);
     st->scan = vp_scan.facts;
-    st->fact_depth = -1;
     st->skip_depth = skip_depth;
     return st->scan != NULL;
 }

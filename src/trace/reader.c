@@ -14,18 +14,19 @@
  * quarter of the parser's time, while the source thread that inflates
  * ahead of it sat idle most of the time.  So the source thread runs a
  * hook on each chunk it fills (facts_hook): a scan of the chunk
- * (vp_json_facts_scan) that records, for the objects and arrays opened as
- * event members, where each one ends.  A fact is the bitmap walk's answer
+ * (vp_json_facts_scan) that records, for the objects and arrays written
+ * after `"args": `, where each one ends.  A fact is the bitmap walk's answer
  * at that place with the arguments the parser's vp_json_skip would pass
  * it there (the chunk's end, nesting base 2): a memo of the same pure
  * function on the same bytes.  So when the parser stands at a member's
  * '{' or '[' outside the carry (its window is then exactly the chunk),
  * the fact at that offset, if there is one, is what its own skip would
  * return; with none it skips as before, and every error is found and
- * worded by its own skip as before.  The scan's idea of the document
- * (strings, depth, the trace's form) decides only where facts are made:
- * a wrong idea costs facts, never a wrong span.  Chunks straddled by a
- * value get no fact for it, and the carry never uses facts. */
+ * worded by its own skip as before.  Where the scan looks decides only
+ * where facts are made: a fact where no event's args is (an "args" key
+ * elsewhere) is never asked for, and a container written otherwise is
+ * skipped by the parser itself.  Chunks straddled by a value get no fact
+ * for it, and the carry never uses facts. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,16 +57,9 @@ enum { STEP_NONE, STEP_EVENT };
 
 #define CARRY_STEP (64u << 10)
 
-/* The source thread's side of the skip facts: the scan's state. */
-typedef struct facts_ctx {
-    vp_json_facts scan;
-    int root_seen;     /* the trace's form is known (its first byte) */
-    int later;         /* past the first chunk */
-} facts_ctx;
-
 struct vp_trace {
     vp_source *src;
-    facts_ctx *facts;          /* NULL: no skip facts (no walk, or turned off) */
+    vp_json_facts *facts;      /* the source thread's; NULL: no skip facts (no walk, or off) */
     const vp_json_fact *fact;  /* the current chunk's facts, from the first not yet passed */
     char *path;                /* the name in messages */
     char *file;                /* what was opened ("-" = standard input) */
@@ -137,25 +131,10 @@ static void progress_draw(vp_trace *t, int final)
 /* The facts of a chunk without any: the terminator alone. */
 static const vp_json_fact no_facts = {UINT32_MAX, 0};
 
-/* On the source thread, each chunk: its skip facts into aux.  The
- * members of an event are at depth 3 in the object form ({"traceEvents":
- * [{...}]}) and 2 in the array form; the first byte of the stream (after
- * whitespace and a byte order mark) says which. */
+/* On the source thread, each chunk: its skip facts into aux. */
 static void facts_hook(void *ctx, const char *data, size_t len, vp_buf *aux)
 {
-    facts_ctx *fc = ctx;
-    if (!fc->root_seen) {
-        const char *p = data, *end = data + len;
-        if (!fc->later && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-            p += 3;
-        p = vp_json_ws(p, end);
-        if (p < end) {
-            fc->root_seen = 1;
-            fc->scan.fact_depth = *p == '{' ? 3 : *p == '[' ? 2 : -1;
-        }
-    }
-    fc->later = 1;
-    vp_json_facts_scan(&fc->scan, data, len, aux);
+    vp_json_facts_scan(ctx, data, len, aux);
 }
 
 /* The end of the member value at p ('{' or '[') when a fact knows it. */
@@ -847,10 +826,10 @@ vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *e
 {
     /* The facts' state is the source thread's alone: its own allocation,
      * away from the parser's fields. */
-    facts_ctx *fc = NULL;
+    vp_json_facts *fc = NULL;
     if (vp_trace_prepass) {
         fc = vp_calloc(1, sizeof *fc);
-        if (!vp_json_facts_init(&fc->scan, 2)) {
+        if (!vp_json_facts_init(fc, 2)) {
             free(fc);
             fc = NULL;
         }

@@ -4,13 +4,15 @@
  * vp_json_skip at chunk + off, with the chunk's end and depth 2, returns
  * OK with a span of len bytes, under the variant that made the fact and
  * under scalar (skip_slow, no walk).  Beyond that, on documents built
- * here, the facts are exactly the containers opened as event members
- * that end inside their chunk (none for a value cut by a chunk's end),
- * with the chunk cut at every byte and escapes and quotes on every lane
- * of a 64-byte block; on the real traces of tests/data (and ../shared
- * when present) cut at many places, every args object inside a chunk has
- * its fact; malformed text at every byte gets only true facts; the
- * nesting limit is the parser's. */
+ * here, the facts are exactly the containers written after `"args": ` or
+ * `"args":` that end inside their chunk (none for a value cut by a
+ * chunk's end, none for other members' containers or an escaped "args"
+ * in a string), with the chunk cut at every byte (the key before a value
+ * in the previous chunk) and escapes and quotes on every lane of a
+ * 64-byte block; on the real traces of tests/data (and ../shared when
+ * present) cut at many places, every args object inside a chunk has its
+ * fact; malformed text at every byte gets only true facts; the nesting
+ * limit is the parser's; failed walks are bounded. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,8 +73,6 @@ static scan_result scan_cut(const char *doc, size_t len, const size_t *cuts, siz
     scan_result res = {0, 0};
     vp_json_facts st;
     assert_int_equal(vp_json_facts_init(&st, 2), 1);
-    const char *first = vp_json_ws(doc, doc + len);
-    st.fact_depth = first < doc + len && *first == '{' ? 3 : 2;
     vp_buf out = {0};
     size_t start = 0, vi = 0;
     for (size_t c = 0; c <= ncuts; c++) {
@@ -159,9 +159,12 @@ static void put_val(doc *d, const char *s)
 }
 
 /* Three events whose strings hold brackets, quotes and backslash runs
- * (in names, in args, as keys), a filler of fill bytes first so that they
- * land on every lane of a block; top-level members after the events with
- * containers one and two levels down (no facts: not event members). */
+ * (in names, in args, as keys) and an escaped `\"args\": {` in a name, a
+ * filler of fill bytes first so that they land on every lane of a block;
+ * args written both ways (`"args": ` and `"args":`) and other members'
+ * containers (no facts: the parser skips them itself); in the object
+ * form, top-level members after the events, one of them "args" (a fact
+ * the parser never asks for, true all the same). */
 static void build_doc(doc *d, size_t fill, int array_form)
 {
     memset(d, 0, sizeof *d);
@@ -169,23 +172,29 @@ static void build_doc(doc *d, size_t fill, int array_form)
     put(d, "{\"ph\": \"X\", \"name\": \"");
     for (size_t i = 0; i < fill; i++)
         put(d, i % 7 == 3 ? "\\\\" : "f");
-    put(d, "a{[\\\"}]\\\\\", \"args\": ");
+    put(d, "a{[\\\"}]\\\\ \\\"args\\\": {\", \"args\": ");
     put_val(d, "{\"s\": \"x\\\"}{\\\\\", \"n\": [1, {\"k\": \"]\"}], \"e\": \"\\\\\\\\\", "
                "\"\\\"{\": -1.5e3, \"t\": true}");
     put(d, ", \"ts\": 1},\n{\"name\": \"q\\\\\", \"x\": ");
-    put_val(d, "[1, 2, \"]\", null]");
-    put(d, ", \"args\": ");
+    put(d, "[1, 2, \"]\", null]");
+    put(d, ", \"args\":");
     put_val(d, "{}");
     put(d, "},\n{\"args\": ");
     put_val(d, "{\"deep\": {\"a\": [[], {\"b\": \"\\\\\\\"\"}]}}");
     put(d, ", \"ph\": \"i\", \"empty\": ");
-    put_val(d, "[]");
+    put(d, "[]");
     put(d, "}\n]");
-    put(d, array_form ? "\n" : ", \"meta\": {\"k\": [1, \"{\"]}, \"m2\": [[0, \"]\"]]}\n");
+    if (array_form) {
+        put(d, "\n");
+    } else {
+        put(d, ", \"meta\": {\"k\": [1, \"{\"]}, \"args\": ");
+        put_val(d, "[[0, \"]\"]]");
+        put(d, "}\n");
+    }
 }
 
 /* Two chunks cut at every byte, every filler length, both forms: the
- * facts are exactly the member values inside a chunk. */
+ * facts are exactly the args values inside a chunk. */
 static void test_every_cut(void **state)
 {
     (void)state;
@@ -196,14 +205,19 @@ static void test_every_cut(void **state)
             doc d;
             build_doc(&d, fill, form);
             size_t len = d.text.len;
-            /* uncut: all five values */
+            /* uncut: the three events' args, and the top-level one */
             scan_result r = scan_cut(d.text.data, len, NULL, 0, d.vals, d.nvals, 1);
-            assert_int_equal(r.facts, 5);
+            assert_int_equal(r.facts, form == 0 ? 4 : 3);
             for (size_t cut = 0; cut <= len; cut++)
                 scan_cut(d.text.data, len, &cut, 1, d.vals, d.nvals, 1);
-            /* three chunks, the middle one short: values end at its edges */
+            /* three chunks, the middle one short: values end at its edges,
+             * keys lie across two cuts */
             for (size_t cut = 0; cut + 9 <= len; cut += 3) {
                 size_t cuts[2] = {cut, cut + 9};
+                scan_cut(d.text.data, len, cuts, 2, d.vals, d.nvals, 1);
+            }
+            for (size_t cut = 0; cut + 3 <= len; cut++) {
+                size_t cuts[2] = {cut, cut + 3};
                 scan_cut(d.text.data, len, cuts, 2, d.vals, d.nvals, 1);
             }
             vp_buf_free(&d.text);
@@ -291,6 +305,41 @@ static void test_nesting_limit(void **state)
         vp_buf_free(&deep);
         vp_buf_free(&d.text);
     }
+}
+
+/* Walks that fail are bounded: args nested 100 deep, each level a
+ * candidate whose walk reads on to a bad byte 20 KB later, cost more
+ * failed-walk bytes than the chunk's length and 64 KiB, so the chunk
+ * gets no fact after them, not even for the good args that follows; the
+ * next chunk starts afresh and gets its own. */
+static void test_failed_walks_bounded(void **state)
+{
+    (void)state;
+    if (!walker())
+        skip();
+    doc d;
+    memset(&d, 0, sizeof d);
+    put(&d, "[");
+    for (int i = 0; i < 100; i++)
+        put(&d, "{\"args\": ");
+    put(&d, "{");
+    for (int i = 0; i < 2000; i++)
+        put(&d, "\"k\": 123, ");
+    put(&d, "x}]}, {\"args\": {\"good\": 1}},\n");
+    size_t cut = d.text.len;
+    put(&d, "{\"args\": ");
+    put_val(&d, "{\"good\": 2}");
+    put(&d, "}]\n");
+    scan_result r = scan_cut(d.text.data, d.text.len, &cut, 1, d.vals, d.nvals, 1);
+    assert_int_equal(r.facts, 1);
+    /* the same good args alone in its chunk does get a fact */
+    const char *good = strstr(d.text.data, "x}]}, ") + 6;
+    size_t at = (size_t)(good - d.text.data);
+    val v = {at + 9, 11};
+    size_t cuts[2] = {at, cut};
+    r = scan_cut(d.text.data, d.text.len, cuts, 2, &v, 1, 0);
+    assert_int_equal(r.facts, 2);
+    vp_buf_free(&d.text);
 }
 
 /* More member values in one chunk than VP_JSON_FACTS_MAX: the first
@@ -435,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_every_cut),
         cmocka_unit_test(test_malformed_every_byte),
         cmocka_unit_test(test_nesting_limit),
+        cmocka_unit_test(test_failed_walks_bounded),
         cmocka_unit_test(test_facts_bound),
         cmocka_unit_test(test_real_traces),
     };
