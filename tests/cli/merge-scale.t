@@ -36,33 +36,17 @@ REAL="$H/trace_filter_rank-0.json.gz $H/trace_filter_rank-1.json.gz"
 GENS="gen/rank4.json.gz gen/rank5.json.gz gen/rank6.json.gz gen/rank7.json.gz"
 SYN="a_rank7.json b_rank9.json c_rank5.json"
 
-# what_differs A B: for a failure message, since $WORK goes with the test:
-# the sizes, the first differing bytes, and for gzip whether the JSON
-# itself differs or only its compression.
-what_differs() {
-    echo "sizes $(wc -c <"$1") and $(wc -c <"$2"); cmp -l | head -4: $(cmp -l "$1" "$2" 2>&1 | head -4 | tr '\n' ';')"
-    case $1 in
-    *.gz)
-        if same_json "$1" "$2"; then echo "the same JSON once decompressed"
-        else echo "decompressed: $(cmp <(gzip -dc <"$1") <(gzip -dc <"$2") 2>&1 | head -1)"; fi;;
-    esac
-}
-
-# same_json A B: both gzip outputs decompress to the same bytes.
-same_json() {
-    cmp -s <(gzip -dc <"$1") <(gzip -dc <"$2")
+# merge_both J NAME ARGS...: merge again with -j 1 and -j J.
+merge_both() {
+    local j=$1 name=$2
+    shift 2
+    vp merge -q -j 1 -o "j1-$name" "$@"
+    vp merge -q -j "$j" -o "j$j-$name" "$@"
 }
 
 # same_bytes NAME ARGS...: merge -o jJ-NAME with -j 1, 2 and 3; the outputs
-# must be the same bytes (compressed bytes too for .gz) and JSON.
-#
-# ISA-L's deflate was seen, on the CI machine (a VM), to encode a member 1-3
-# bytes longer once in about 1,400 gzip merges: the same calls with the same
-# input and state, a literal instead of a match, valid and decompressing
-# to the same JSON (docs/merge.md, "Same bytes for every -j").  So a gzip
-# output whose JSON is the same but whose compression differs is merged
-# again, -j 1 and -j J, once: a difference that merge makes comes back,
-# a one-in-a-thousand encoding does not.
+# must be the same bytes (compressed bytes too for .gz: expect_same_files
+# says when a gzip output is merged again) and JSON.
 same_bytes() {
     local name=$1
     shift
@@ -70,14 +54,7 @@ same_bytes() {
     for j in 1 $WORKER_COUNTS; do
         vp merge -q -j $j -o "j$j-$name" "$@"
         expect_status 0
-        if ! cmp -s "j1-$name" "j$j-$name" && [[ $name == *.gz ]] &&
-            same_json "j1-$name" "j$j-$name"; then
-            echo "note: -j 1 and -j $j: the same JSON, another encoding; merged again" >&2
-            vp merge -q -j 1 -o "j1-$name" "$@"
-            vp merge -q -j $j -o "j$j-$name" "$@"
-        fi
-        if cmp -s "j1-$name" "j$j-$name"; then pass; else
-            fail "-j 1 and -j $j wrote different bytes: $(what_differs "j1-$name" "j$j-$name")"; fi
+        expect_same_files "-j 1 and -j $j" "j1-$name" "j$j-$name" merge_both $j "$name" "$@"
     done
     case $name in
     *.gz)

@@ -87,20 +87,29 @@ if [ "$STATUS" != 0 ]; then pass; else fail "mpirun exited 0"; fi
 expect_stderr_has "--local: no node has any of the files named"
 case_ "merge --mpi: the bytes of one process, plain and gzip (a member per rank)"
 MFILES="$(echo "$WORK"/gen/rank*.json.gz) $H/trace_filter_rank-0.json.gz@3 $H/trace_filter_rank-1.json.gz@4"
-for out in m.json m.json.gz; do
-    vp merge -q -o "$WORK/one-$out" $MFILES
+# mpi_merge OUT: the one-process merge into one-OUT, mpirun's into mpi-OUT.
+mpi_merge() {
+    vp merge -q -o "$WORK/one-$1" $MFILES
     expect_status 0
-    $MPIRUN "$VPROF" merge -q --mpi -o "$WORK/mpi-$out" $MFILES >"$OUT_STDOUT" 2>"$OUT_STDERR"
+    $MPIRUN "$VPROF" merge -q --mpi -o "$WORK/mpi-$1" $MFILES >"$OUT_STDOUT" 2>"$OUT_STDERR"
     STATUS=$?
     expect_status 0
-    if cmp -s "$WORK/one-$out" "$WORK/mpi-$out"; then pass; else fail "merge --mpi -o $out differs"; fi
+}
+for out in m.json m.json.gz; do
+    mpi_merge $out
+    expect_same_files "merge and merge --mpi -o $out" "$WORK/one-$out" "$WORK/mpi-$out" mpi_merge $out
 done
 case_ "merge --mpi -j 2 with a glob each process expands, three processes"
-${MPIRUN/-n 2/-n 3} "$VPROF" merge -q --mpi -j 2 -o "$WORK/mpi3.json.gz" "$WORK/gen/rank*.json.gz" \
-    "$H/trace_filter_rank-0.json.gz@3" "$H/trace_filter_rank-1.json.gz@4" >"$OUT_STDOUT" 2>"$OUT_STDERR"
-STATUS=$?
-expect_status 0
-if cmp -s "$WORK/one-m.json.gz" "$WORK/mpi3.json.gz"; then pass; else fail "merge --mpi -n 3 differs"; fi
+# mpi3_merge: the one-process merge again, and mpirun -n 3's into mpi3.json.gz.
+mpi3_merge() {
+    [ "${1:-}" = again ] && vp merge -q -o "$WORK/one-m.json.gz" $MFILES
+    ${MPIRUN/-n 2/-n 3} "$VPROF" merge -q --mpi -j 2 -o "$WORK/mpi3.json.gz" "$WORK/gen/rank*.json.gz" \
+        "$H/trace_filter_rank-0.json.gz@3" "$H/trace_filter_rank-1.json.gz@4" >"$OUT_STDOUT" 2>"$OUT_STDERR"
+    STATUS=$?
+    expect_status 0
+}
+mpi3_merge
+expect_same_files "merge and merge --mpi -n 3" "$WORK/one-m.json.gz" "$WORK/mpi3.json.gz" mpi3_merge again
 case_ "merge --mpi with a bad file: the job aborts, nothing written"
 $MPIRUN "$VPROF" merge -q --mpi -o "$WORK/bad.json" "$WORK/gen/rank0.json.gz" \
     "$WORK/gen/rank1.json.gz" "$WORK/cut-m.json" >"$OUT_STDOUT" 2>"$OUT_STDERR"
