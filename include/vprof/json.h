@@ -113,7 +113,12 @@ static inline int vp_json_string(const char **pp, const char *end, vp_span *out,
         }
     }
 #endif
-    return vp_json_string_scan(pp, end, out, flags, fail);
+    /* Through a copy: a caller's cursor whose address no call takes can
+     * live in a register (the reader's event loop keeps its own there). */
+    const char *p = *pp;
+    int r = vp_json_string_scan(&p, end, out, flags, fail);
+    *pp = p;
+    return r;
 }
 
 /* A member name and its colon, *p at the opening quote: on OK, key spans
