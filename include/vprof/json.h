@@ -151,6 +151,13 @@ static inline uint64_t vp_json_load64(const char *p)
     return w;
 }
 
+static inline uint32_t vp_json_load32(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
 /* How many of the eight bytes of w (loaded little-endian: the first byte
  * lowest) are ASCII digits before the first that is not; 8 when all are.
  * A digit's high nibble is 3, and adding 6 keeps it 3; a carry out of a

@@ -538,8 +538,9 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
                 ev->id = v;
         }
         }
-        /* ", " and the next member's quote: the common separator at once */
-        if (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] == '"') {
+        /* ", " and the next member's quote: the common separator at once,
+         * three bytes of one load compared */
+        if (end - p >= 4 && (vp_json_load32(p) & 0xFFFFFF) == (',' | ' ' << 8 | '"' << 16)) {
             p += 2;
             continue;
         }
