@@ -639,13 +639,10 @@ static int members_reference(vp_span obj, const char *const *keys, size_t nkeys,
 {
     vp_json_fail fail;
     size_t found = 0;
-    for (size_t i = 0; i < nkeys; i++)
-        vals[i] = (vp_span){0};
-    const char *p = obj.p, *end = obj.p + obj.n;
-    p = vp_json_ws(p, end);
-    if (p == end || *p != '{')
-        return 0;
-    p = vp_json_ws(p + 1, end);
+    memset(vals, 0, nkeys * sizeof *vals);
+    const char *end = obj.p + obj.n, *p = vp_json_ws(obj.p, end);
+    /* not an object: no members */
+    p = p < end && *p == '{' ? vp_json_ws(p + 1, end) : end;
     while (p < end && *p == '"') {
         vp_span k, v;
         unsigned fl;
