@@ -317,20 +317,27 @@ int vp_json_get(vp_span obj, const char *key, vp_span *val);
  * keys[i], or has p == NULL when absent.  Returns how many were found. */
 int vp_json_get_many(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals);
 
-/* Keys asked for often (a per-event lookup), prepared once: each short
- * key as the sixteen bytes its member name starts with, so that a member
- * is matched with two masked compares instead of being decoded first. */
+/* Keys asked for often (a per-event lookup), prepared once: each key as
+ * the sixteen bytes its member name starts with (quotes included), so
+ * that a member is matched with two masked compares instead of being
+ * decoded first; a key longer than fourteen bytes compares the rest of
+ * its name apart. */
 #define VP_JSON_KEYSET_MAX 16
 typedef struct vp_json_keyset {
     const char *const *keys;
     size_t n;
-    int words;   /* every key has its bytes below */
+    int words;   /* every key has its bytes below: none has a quote,
+                    backslash or control byte */
     size_t len[VP_JSON_KEYSET_MAX];
     uint64_t pat[VP_JSON_KEYSET_MAX][2], mask[VP_JSON_KEYSET_MAX][2];
+    /* with words: bit i of by_len[l] when key i is l (< 15) bytes long,
+     * of longer when it is longer */
+    uint16_t by_len[15], longer;
 } vp_json_keyset;
 
 /* keys must outlive ks; beyond VP_JSON_KEYSET_MAX of them, or with a key
- * that is not a word, it compares as vp_json_get_many does. */
+ * that is not a word (a quote, backslash or control byte), it compares as
+ * vp_json_get_many does. */
 void vp_json_keyset_init(vp_json_keyset *ks, const char *const *keys, size_t nkeys);
 /* vp_json_get_many(obj, ks->keys, ks->n, vals), with the same answer. */
 int vp_json_get_keyset(vp_span obj, const vp_json_keyset *ks, vp_span *vals);

@@ -86,14 +86,25 @@ static int32_t intern(vp_comm *c, const char *s, size_t n)
     return (int32_t)((uintptr_t)*slot - 1);
 }
 
-/* Reads the c10d arguments Kineto copies onto NCCL kernels and
- * record_param_comms ops.  Returns 1 when any was there. */
+/* The args asked of collectives, prepared once: c10d's (Kineto copies
+ * them onto NCCL kernels and record_param_comms ops) and HCCL's. */
+static const char *const coll_keys[] = {"Collective name", "In msg nelems", "Out msg nelems", "dtype",
+                                        "Group size", "Process Group Name", "Process Group Ranks"};
+static const char *const hccl_keys[] = {"count", "data_type", "rank_size"};
+static vp_json_keyset coll_set, hccl_set;
+
+__attribute__((constructor)) static void build_keysets(void)
+{
+    vp_json_keyset_init(&coll_set, coll_keys, 7);
+    vp_json_keyset_init(&hccl_set, hccl_keys, 3);
+}
+
+/* Reads the c10d arguments of a collective.  Returns 1 when any was
+ * there. */
 static int parse_coll_args(vp_comm *c, vp_span args, coll_info *ci)
 {
-    static const char *const keys[] = {"Collective name", "In msg nelems", "Out msg nelems", "dtype",
-                                       "Group size", "Process Group Name", "Process Group Ranks"};
     vp_span v[7] = {{0}};
-    if (!args.p || vp_json_get_many(args, keys, 7, v) == 0)
+    if (!args.p || vp_json_get_keyset(args, &coll_set, v) == 0)
         return 0;
     int any = 0;
     if (v[0].p && vp_json_is_string(v[0])) {
@@ -147,9 +158,8 @@ static int hccl_dtype_size(const char *s, size_t n)
  * reduce-scatter buffers are count x ranks (nccl-tests' S). */
 static void parse_hccl_args(vp_span args, coll_info *ci)
 {
-    static const char *const keys[] = {"count", "data_type", "rank_size"};
     vp_span v[3] = {{0}};
-    if (!args.p || vp_json_get_many(args, keys, 3, v) == 0)
+    if (!args.p || vp_json_get_keyset(args, &hccl_set, v) == 0)
         return;
     int64_t count = span_int(v[0], -1), ranks = span_int(v[2], -1);
     int size = vp_json_is_string(v[1]) ? hccl_dtype_size(v[1].p + 1, v[1].n - 2) : 0;

@@ -77,6 +77,16 @@ static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
     *dur = end - *ts;
 }
 
+/* The args asked of every row, prepared once. */
+static const char *const row_keys[] = {"correlation", "stream", "wait_on_stream",
+                                       "wait_on_cuda_event_record_corr_id", "device"};
+static vp_json_keyset row_set;
+
+__attribute__((constructor)) static void build_row_set(void)
+{
+    vp_json_keyset_init(&row_set, row_keys, 5);
+}
+
 static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
 {
     if (!ev->has_ts || !ev->has_dur || !ev->cat.p || vp_json_str_eq(ev->cat, "Trace"))
@@ -85,11 +95,9 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
         *cap = *cap ? *cap * 2 : 4096;
         cp->rows = vp_realloc(cp->rows, *cap * sizeof *cp->rows);
     }
-    static const char *const keys[] = {"correlation", "stream", "wait_on_stream",
-                                       "wait_on_cuda_event_record_corr_id", "device"};
     vp_span v[5] = {{0}};
     if (ev->args.p)
-        vp_json_get_many(ev->args, keys, 5, v);
+        vp_json_get_keyset(ev->args, &row_set, v);
     vp_cp_row *r = &cp->rows[cp->nrows++];
     memset(r, 0, sizeof *r);
     r->idx = idx;

@@ -267,6 +267,18 @@ static int needs_names(const vp_kernels *k)
 /* A kernel counted (ph X, with dur, kept), of name ni (UINT32_MAX: not
  * looked up, the model does not need it) and class cls; npu: an Ascend
  * task, of core type core. */
+/* The args asked of kernels for the device and stream groupings and
+ * steps, prepared once. */
+static const char *const gpu_keys[] = {"stream", "correlation", "device"};
+static const char *const npu_keys[] = {"Stream Id", "correlation", "device"};
+static vp_json_keyset gpu_set, npu_set;
+
+__attribute__((constructor)) static void build_keysets(void)
+{
+    vp_json_keyset_init(&gpu_set, gpu_keys, 3);
+    vp_json_keyset_init(&npu_set, npu_keys, 3);
+}
+
 static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t ni, vp_kclass cls,
                       int npu, vp_span core, int steps, file_counts *fc)
 {
@@ -274,10 +286,8 @@ static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t n
     unsigned dims = k->o.dims;
     vp_span vals[3] = {{0}};
     if (dims & (VP_KDIM_DEVICE | VP_KDIM_STREAM) || steps) {
-        static const char *const keys[] = {"stream", "correlation", "device"};
-        static const char *const npu_keys[] = {"Stream Id", "correlation", "device"};
         if (ev->args.p)
-            vp_json_get_many(ev->args, npu ? npu_keys : keys, 3, vals);
+            vp_json_get_keyset(ev->args, npu ? &npu_set : &gpu_set, vals);
     }
     /* pid, device and stream are parsed only for the groupings that use
      * them: the default (by name) is the hot path. */

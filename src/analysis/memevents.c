@@ -150,6 +150,17 @@ static void thin(vp_mem_device *d)
     free(rep);
 }
 
+/* The args of [memory] events, in the order Kineto writes them: each
+ * member's key is then the first not yet found that the keyset tests. */
+static const char *const memory_keys[] = {"Ev Idx", "Device Type", "Device Id", "Bytes",
+                                          "Total Allocated", "Total Reserved"};
+static vp_json_keyset memory_set;
+
+__attribute__((constructor)) static void build_memory_set(void)
+{
+    vp_json_keyset_init(&memory_set, memory_keys, 6);
+}
+
 /* Apart from vp_memevents_observe, which every event of a trace goes
  * through and which then needs no stack frame. */
 static __attribute__((noinline)) void observe_instant(vp_memevents *m, const vp_event *ev)
@@ -158,12 +169,8 @@ static __attribute__((noinline)) void observe_instant(vp_memevents *m, const vp_
     int is_oom = ev->name.n == 13 && memcmp(ev->name.p, "[OutOfMemory]", 13) == 0;
     if (!is_mem && !is_oom)
         return;
-    /* in the order Kineto writes them: each member's key is then found
-     * at the first untaken one */
-    static const char *const keys[] = {"Ev Idx", "Device Type", "Device Id", "Bytes",
-                                       "Total Allocated", "Total Reserved"};
     vp_span v[6];
-    vp_json_get_many(ev->args, keys, 6, v);
+    vp_json_get_keyset(ev->args, &memory_set, v);
     int ok = ev->has_ts && ev->args.p;
     int type = (int)num(v[1], &ok), id = (int)num(v[2], &ok);
     vp_mem_point p = {.ts = ev->ts, .bytes = num(v[3], &ok), .allocated = num(v[4], &ok),

@@ -285,61 +285,260 @@ void vp_json_keyset_init(vp_json_keyset *ks, const char *const *keys, size_t nke
     for (size_t i = 0; i < nkeys && i < VP_JSON_KEYSET_MAX; i++) {
         size_t kl = ks->len[i] = strlen(keys[i]);
         unsigned char t[16] = {0}, m[16] = {0};
-        int ok = kl <= 14;
+        int ok = 1;
         for (size_t j = 0; ok && j < kl; j++) {
             unsigned char ch = (unsigned char)keys[i][j];
             ok = ch != '"' && ch != '\\' && ch >= 0x20;
-            t[j + 1] = ch;
+            if (j < 15)
+                t[j + 1] = ch;
         }
         if (!ok) {
             ks->words = 0;
             continue;
         }
-        t[0] = t[kl + 1] = '"';
-        memset(m, 0xff, kl + 2);
+        /* The member name's first sixteen bytes, quotes included; past
+         * them a longer name's last bytes and quote are compared apart. */
+        t[0] = '"';
+        if (kl <= 14)
+            t[kl + 1] = '"';
+        memset(m, 0xff, kl + 2 < 16 ? kl + 2 : 16);
         memcpy(ks->pat[i], t, 16);
         memcpy(ks->mask[i], m, 16);
+        if (kl < 15)
+            ks->by_len[kl] |= (uint16_t)(1u << i);
+        else
+            ks->longer |= (uint16_t)(1u << i);
     }
 }
 
-/* One pass over the members of obj for the keys of ks; with ks->words
- * (every key a word: at most 14 bytes, no quote, backslash or control
- * byte, quoted and masked), a member is tested against the sixteen bytes
- * at its opening quote with no decoding, and a member matching none with
- * no escape is none of them.  A member that matches takes the first key
- * not yet found that it names, as the general comparison does. */
-static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
+/* Whether the member name at p (16 bytes or more before end) is key i
+ * of ks (a word): its first sixteen bytes, masked, and for a key longer
+ * than fourteen bytes the rest of it and the closing quote. */
+static inline int name_is_key(const vp_json_keyset *ks, unsigned i, const char *p, const char *end,
+                              uint64_t a, uint64_t b)
+{
+    size_t kl = ks->len[i];
+    if ((a & ks->mask[i][0]) != ks->pat[i][0] || (b & ks->mask[i][1]) != ks->pat[i][1])
+        return 0;
+    if (kl <= 14)
+        return 1;
+    if ((size_t)(end - p) < kl + 2 || p[kl + 1] != '"')
+        return 0;
+    for (size_t j = 15; j < kl; j++)   /* a few bytes: no call */
+        if (p[j + 1] != ks->keys[i][j])
+            return 0;
+    return 1;
+}
+
+#if defined(__SSE2__)
+/* Where the string at p (16 bytes or more before end) ends, from one
+ * vector test: the offset of its closing quote (1..15), or 0 when a
+ * backslash comes first or neither is in the sixteen bytes. */
+static inline unsigned string_end16(const char *p)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    unsigned quotes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) & ~1u;
+    unsigned slashes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+    unsigned at = (unsigned)__builtin_ctz(quotes | 0x10000);
+    return at < 16 && !(slashes & ((1u << at) - 1)) ? at : 0;
+}
+
+/* get_members' way for the members Kineto writes, "name": value, with
+ * ks->words and 16-byte vectors: from p (a member's opening quote), the
+ * members whose name has no escape and ends within sixteen bytes (or is
+ * one of the longer keys), a colon and one space, a value of [-] and
+ * 1-15 digits or a string of at most 14 bytes without escapes, and then
+ * a comma before the next name, or the closing '}' (whitespace around).
+ * The keys they name are taken (vals, *todo, *found) as get_members
+ * takes them, and the values are spanned as vp_json_skip spans them.
+ * Returns where it stopped: the '}', a member not of this form, for the
+ * general way to read, or anywhere once every key is found. */
+static const char *kineto_members(const vp_json_keyset *ks, const char *p, const char *end,
+                                  vp_span *vals, unsigned *todo_io, size_t *found_io)
+{
+    unsigned todo = *todo_io;
+    size_t found = *found_io;
+    while (end - p >= 16) {
+        const char *m = p;
+        unsigned at = string_end16(p), cand;
+        size_t hit = ks->n;
+        if (at)
+            cand = todo & ks->by_len[at - 1];
+        else
+            cand = todo & ks->longer;   /* a name of 15 bytes or more, or escaped */
+        if (cand) {
+            /* the name's bytes against the keys', quotes included */
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned want = at ? (2u << at) - 1 : 0xffff;
+            for (; cand; cand &= cand - 1) {
+                unsigned i = (unsigned)__builtin_ctz(cand);
+                __m128i k = _mm_loadu_si128((const __m128i *)(const void *)ks->pat[i]);
+                if (((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, k)) & want) == want &&
+                    (at || name_is_key(ks, i, p, end, vp_json_load64(p), vp_json_load64(p + 8)))) {
+                    hit = i;
+                    break;
+                }
+            }
+        }
+        if (at)
+            p += at + 1;
+        else if (hit < ks->n)
+            p += ks->len[hit] + 2;
+        else
+            break;   /* a long name that is none of the keys, or escaped */
+        if (end - p < 4 || p[0] != ':' || p[1] != ' ') {
+            p = m;
+            break;
+        }
+        p += 2;
+        /* a number: [-] and 1-15 digits */
+        vp_span v = {p, 0};
+        const char *d = p + (*p == '-');
+        size_t nd = 0;
+        if (end - d < 16) {
+            /* the last member: its value is a number, or the general way's */
+            while (nd < (size_t)(end - d) - 1 && (unsigned)(d[nd] - '0') < 10)
+                nd++;
+        } else if (*p == '"') {
+            v.n = (at = string_end16(p)) ? at + 1 : 0;
+        } else {
+            /* the bytes are signed: those >= 0x80 are below '0' */
+            __m128i y = _mm_loadu_si128((const __m128i *)(const void *)d);
+            __m128i g = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('0' - 1)),
+                                      _mm_cmplt_epi8(y, _mm_set1_epi8('9' + 1)));
+            nd = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(g));   /* 16: all are */
+            if (nd == 16)
+                nd = 0;
+        }
+        if (nd)
+            v.n = (size_t)(d - p) + nd;
+        if (!v.n) {
+            p = m;
+            break;
+        }
+        p += v.n;   /* at least one byte before end */
+        /* then the end of the object, or the next name */
+        const char *q = p;
+        /* whitespace before the closing '}' of pretty-printed args is
+         * short and near end: byte by byte */
+        while (q < end && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+            q++;
+        if (q < end && *q == ',') {
+            if (end - q >= 3 && q[1] == ' ' && q[2] == '"') {
+                q += 2;
+            } else {
+                q = vp_json_ws(q + 1, end);
+                if (q == end || *q != '"') {
+                    p = m;
+                    break;
+                }
+            }
+        } else if (q == end || *q != '}') {
+            p = m;
+            break;
+        }
+        p = q;
+        if (hit < ks->n) {
+            vals[hit] = v;
+            if (++found == ks->n)
+                break;
+            todo &= ~(1u << hit);
+        }
+        if (*p == '}')
+            break;
+    }
+    *todo_io = todo;
+    *found_io = found;
+    return p;
+}
+#endif
+
+/* The rare cases of get_members, out of line so that its position stays
+ * in a register: a member name vp_json_string scans (flags to *fl), and
+ * a value vp_json_skip skips; each returns the position past it, or NULL
+ * where the walk stops. */
+static __attribute__((noinline)) const char *name_scan(const char *p, const char *end, vp_span *k,
+                                                       unsigned *fl)
 {
     vp_json_fail fail;
-    int found = 0;
+    return vp_json_string(&p, end, k, fl, &fail) == VP_JSON_OK ? p : NULL;
+}
+
+static __attribute__((noinline)) const char *value_skip(const char *p, const char *end, vp_span *v)
+{
+    vp_json_fail fail;
+    return vp_json_skip(&p, end, 1, v, &fail) == VP_JSON_OK ? p : NULL;
+}
+
+/* Which key the name k (flags fl) is, decoded when it holds an escape:
+ * the first not yet found that it names, or ks->n. */
+static __attribute__((noinline)) size_t name_key(const vp_json_keyset *ks, const vp_span *vals,
+                                                 vp_span k, unsigned fl)
+{
+    for (size_t i = 0; i < ks->n; i++) {
+        if (vals[i].p)
+            continue;
+        size_t kl = i < VP_JSON_KEYSET_MAX ? ks->len[i] : strlen(ks->keys[i]);
+        if ((k.n == kl && memcmp(k.p, ks->keys[i], kl) == 0) ||
+            ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, ks->keys[i])))
+            return i;
+    }
+    return ks->n;
+}
+
+/* One pass over the members of obj for the keys of ks.  With ks->words
+ * (no key has a quote, backslash or control byte), a member whose name
+ * has sixteen bytes of obj is first tested against each key not yet
+ * found by those sixteen bytes (quotes included, masked) and, for a key
+ * longer than fourteen bytes, the rest; a name that matches none and has
+ * no escape is none of them.  A member that matches takes the first key
+ * not yet found that it names, as the general comparison (decoding the
+ * name) does.  Members of Kineto's form take kineto_members' way. */
+static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
+{
     size_t nkeys = ks->n;
-    const char *const *keys = ks->keys;
     for (size_t i = 0; i < nkeys; i++)
         vals[i].p = NULL, vals[i].n = 0;
     if (!obj.p)   /* an absent member (e.g. an event without args) */
         return 0;
+    /* the keys not yet found, when they are words (at most 16 of them) */
+    const int words = ks->words;
+    unsigned todo = words ? (unsigned)((1ULL << nkeys) - 1) : 0;
+#if defined(__SSE2__)
+    const int vector = words && vp_json_vector16;
+#endif
+    size_t found = 0;
     const char *p = obj.p, *end = obj.p + obj.n;
     p = vp_json_ws(p, end);
     if (p == end || *p != '{')
         return 0;
     p = vp_json_ws(p + 1, end);
     while (p < end && *p == '"') {
+#if defined(__SSE2__)
+        if (vector) {
+            p = kineto_members(ks, p, end, vals, &todo, &found);
+            if (found == nkeys || !(p < end && *p == '"'))
+                break;
+        }
+#endif
         vp_span k, v;
         unsigned fl = 0;
         size_t hit = nkeys;
-        int checked = ks->words && end - p >= 16;
+        const char *q;
+        int checked = words && end - p >= 16;
         if (checked) {
             uint64_t a = vp_json_load64(p), b = vp_json_load64(p + 8);
-            for (size_t i = 0; i < nkeys; i++)
-                if (!vals[i].p && (a & ks->mask[i][0]) == ks->pat[i][0] &&
-                    (b & ks->mask[i][1]) == ks->pat[i][1]) {
+            for (unsigned m = todo; m; m &= m - 1) {
+                unsigned i = (unsigned)__builtin_ctz(m);
+                if (name_is_key(ks, i, p, end, a, b)) {
                     hit = i;
                     break;
                 }
+            }
         }
         if (hit < nkeys)
             p += ks->len[hit] + 2;
-        else if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
+        else if (!(p = name_scan(p, end, &k, &fl)))
             break;
         p = vp_json_ws(p, end);
         if (p == end || *p != ':')
@@ -347,35 +546,28 @@ static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
         /* vp_json_skip's number case without its call: most args values
          * are numbers (ids, sizes, counters) */
         p = vp_json_ws(p + 1, end);
+        q = p;
         if (p < end && ((unsigned)(*p - '0') < 10 || *p == '-')) {
-            if (vp_json_skip_number(&p, end, &v) != VP_JSON_OK)
+            if (vp_json_skip_number(&q, end, &v) != VP_JSON_OK)
                 break;
-        } else if (vp_json_skip(&p, end, 1, &v, &fail) != VP_JSON_OK) {
+            p = q;
+        } else if (!(p = value_skip(p, end, &v))) {
             break;
         }
-        if (hit == nkeys && (!checked || (fl & VP_STR_ESCAPED))) {
-            for (size_t i = 0; i < nkeys; i++) {
-                if (vals[i].p)
-                    continue;
-                size_t kl = i < VP_JSON_KEYSET_MAX ? ks->len[i] : strlen(keys[i]);
-                if ((k.n == kl && memcmp(k.p, keys[i], kl) == 0) ||
-                    ((fl & VP_STR_ESCAPED) && vp_json_str_eq(k, keys[i]))) {
-                    hit = i;
-                    break;
-                }
-            }
-        }
+        if (hit == nkeys && (!checked || (fl & VP_STR_ESCAPED)))
+            hit = name_key(ks, vals, k, fl);
         if (hit < nkeys) {
             vals[hit] = v;
-            if ((size_t)++found == nkeys)
-                return found;
+            if (++found == nkeys)
+                break;
+            todo &= ~(1u << (hit & 31));
         }
         p = vp_json_ws(p, end);
         if (p == end || *p != ',')
             break;
         p = vp_json_ws(p + 1, end);
     }
-    return found;
+    return (int)found;
 }
 
 int vp_json_get_keyset(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
@@ -426,7 +618,9 @@ static inline uint64_t eight_digits(uint64_t w)
             (((w >> 16) & lo) * (1 + (10000ULL << 32)))) >> 32;
 }
 
-int vp_json_int(vp_span v, int64_t *out)
+/* vp_json_int past its common form: signs, hex, quotes, decimals,
+ * exponents, overflow.  Apart, so that the common form needs no frame. */
+static __attribute__((noinline)) int int_general(vp_span v, int64_t *out)
 {
     v = unquote(v);
     if (!v.p)
@@ -497,6 +691,41 @@ int vp_json_int(vp_span v, int64_t *out)
         return -1;
     *out = neg ? (int64_t)(0 - x) : (int64_t)x;
     return 0;
+}
+
+int vp_json_int(vp_span v, int64_t *out)
+{
+    /* Most are 1-16 plain digits (ids, sizes, counters), which cannot
+     * overflow: read without int_general's checks, eight at a time from
+     * eight (the last eight, then the first ones before them). */
+    if (v.n - 1 < 16 && (unsigned)(v.p[0] - '0') < 10) {
+        const char *p = v.p;
+        size_t n = v.n;
+        if (n >= 8) {
+            uint64_t lo = vp_json_load64(p + n - 8);
+            if (vp_json_digit_run8(lo) == 8) {
+                uint64_t x = eight_digits(lo);
+                if (n > 8) {
+                    uint64_t hi = vp_json_load64(p);
+                    if (vp_json_digit_run8(hi) < n - 8)
+                        return int_general(v, out);
+                    x += vp_json_digits_value(hi, (unsigned)(n - 8)) * 100000000u;
+                }
+                *out = (int64_t)x;
+                return 0;
+            }
+        } else {
+            uint64_t x = 0;
+            size_t i = 0;
+            for (; i < n && (unsigned)(p[i] - '0') < 10; i++)
+                x = x * 10 + (uint64_t)(p[i] - '0');
+            if (i == n) {
+                *out = (int64_t)x;
+                return 0;
+            }
+        }
+    }
+    return int_general(v, out);
 }
 
 int vp_json_double(vp_span v, double *out)

@@ -216,6 +216,90 @@ static void test_json_int(void **state)
     int_bad("12abc");
 }
 
+/* vp_json_int's value of [-]digits, worked out apart: 0 with *out, or
+ * -1 when it does not fit in int64. */
+static int int_reference(const char *t, size_t n, int64_t *out)
+{
+    int neg = n && t[0] == '-';
+    unsigned __int128 x = 0;
+    for (size_t i = (size_t)neg; i < n; i++) {
+        x = x * 10 + (unsigned)(t[i] - '0');
+        if (x > (unsigned __int128)INT64_MAX + 1)
+            return -1;
+    }
+    if (!neg && x > (unsigned __int128)INT64_MAX)
+        return -1;
+    *out = neg ? (int64_t)(0 - (uint64_t)x) : (int64_t)x;
+    return 0;
+}
+
+/* Plain digits of every length 1-20 (the fast way takes 1-16, eight at
+ * a time from eight), signed and not, quoted and not, with leading
+ * zeros, all nines, at the exact end of a heap buffer, and with a
+ * non-digit at every position (refused): the reference's answer. */
+static void test_json_int_every_length(void **state)
+{
+    (void)state;
+    srand(16);
+    size_t checked = 0;
+    for (size_t len = 1; len <= 20; len++)
+        for (int form = 0; form < 4; form++)   /* random, nines, leading zeros, 1 then zeros */
+            for (int neg = 0; neg < 2; neg++)
+                for (int quoted = 0; quoted < 2; quoted++) {
+                    char d[32], t[40];
+                    for (size_t i = 0; i < len; i++)
+                        d[i] = form == 1   ? '9'
+                               : form == 2 ? (i < len / 2 ? '0' : (char)('1' + rand() % 9))
+                               : form == 3 ? (i ? '0' : '1')
+                                           : (char)('0' + rand() % 10);
+                    size_t n = 0;
+                    if (quoted)
+                        t[n++] = '"';
+                    if (neg)
+                        t[n++] = '-';
+                    memcpy(t + n, d, len);
+                    n += len;
+                    if (quoted)
+                        t[n++] = '"';
+                    int64_t want = 0, got = 12345;
+                    int rw = int_reference(t + quoted, n - 2 * (size_t)quoted, &want);
+                    char *b = malloc(n);
+                    memcpy(b, t, n);
+                    int rg = vp_json_int((vp_span){b, n}, &got);
+                    if (rg != rw || (rw == 0 && got != want))
+                        fail_msg("vp_json_int(%.*s) = %d %lld, want %d %lld", (int)n, t, rg,
+                                 (long long)got, rw, (long long)want);
+                    /* a byte no integer holds, at each position of the digits */
+                    static const char junk[] = {'a', ' ', ',', '/', ':', 'z', '\\'};
+                    for (size_t i = 0; i < len; i++) {
+                        memcpy(b, t, n);
+                        b[quoted + neg + i] = junk[(i + len) % sizeof junk];
+                        if (vp_json_int((vp_span){b, n}, &got) != -1)
+                            fail_msg("vp_json_int(%.*s) accepted", (int)n, b);
+                    }
+                    free(b);
+                    checked++;
+                }
+    assert_int_equal(checked, 20 * 4 * 2 * 2);
+    /* the edges of int64 and of the fast way's sixteen digits */
+    int_ok("1234567890123456", 1234567890123456);
+    int_ok("12345678901234567", 12345678901234567);
+    int_ok("0000000000000000", 0);
+    int_ok("00000000000000009", 9);
+    int_ok("-0", 0);
+    int_ok("9223372036854775807", INT64_MAX);
+    int_bad("9223372036854775808");
+    int_ok("-9223372036854775808", INT64_MIN);
+    int_bad("-9223372036854775809");
+    int_bad("18446744073709551616");
+    int_bad("+5");
+    int_bad("");
+    int_bad("-");
+    int_bad("\"\"");
+    int_ok("0x10", 16);
+    int_bad("00x10");
+}
+
 static void test_json_double(void **state)
 {
     double d = 0;
@@ -676,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_us_to_ns_strings),
         cmocka_unit_test(test_us_to_ns_invalid),
         cmocka_unit_test(test_json_int),
+        cmocka_unit_test(test_json_int_every_length),
         cmocka_unit_test(test_json_double),
         cmocka_unit_test(test_unescape),
         cmocka_unit_test(test_unescape_reuses_buffer),

@@ -530,7 +530,7 @@ static void init_sets(void)
     for (size_t s = 0; s < NSETS; s++)
         vp_json_keyset_init(&sets[s], set_keys[s], set_n[s]);
     assert_int_equal(sets[0].words, 1);
-    assert_int_equal(sets[4].words, 0);   /* "Collective name": 15 bytes */
+    assert_int_equal(sets[4].words, 1);   /* "Collective name": 15 bytes, compared on */
     assert_int_equal(sets[5].words, 0);   /* a quote */
 }
 
@@ -632,6 +632,248 @@ static void test_keyset_cases(void **state)
     assert_memory_equal(two[1].p, "2", 1);
 }
 
+/* get_members' answer worked out the plain way: each name scanned and
+ * compared as decoded (vp_json_str_eq), each value skipped, the walk
+ * stopping where it stops. */
+static int members_reference(vp_span obj, const char *const *keys, size_t nkeys, vp_span *vals)
+{
+    vp_json_fail fail;
+    size_t found = 0;
+    memset(vals, 0, nkeys * sizeof *vals);
+    const char *end = obj.p + obj.n, *p = vp_json_ws(obj.p, end);
+    /* not an object: no members */
+    p = p < end && *p == '{' ? vp_json_ws(p + 1, end) : end;
+    while (p < end && *p == '"') {
+        vp_span k, v;
+        unsigned fl;
+        if (vp_json_string(&p, end, &k, &fl, &fail) != VP_JSON_OK)
+            break;
+        p = vp_json_ws(p, end);
+        if (p == end || *p != ':')
+            break;
+        p++;
+        if (vp_json_skip(&p, end, 1, &v, &fail) != VP_JSON_OK)
+            break;
+        for (size_t i = 0; i < nkeys; i++)
+            if (!vals[i].p && vp_json_str_eq(k, keys[i])) {
+                vals[i] = v;
+                found++;
+                break;
+            }
+        if (found == nkeys)
+            break;
+        p = vp_json_ws(p, end);
+        if (p == end || *p != ',')
+            break;
+        p = vp_json_ws(p + 1, end);
+    }
+    return (int)found;
+}
+
+/* Keys of every length around the sixteen bytes a keyset compares at
+ * once (names of 14 bytes fill them with their quotes; longer ones are
+ * compared on), the empty key, and one twice. */
+static const char *const long_keys[] = {
+    "correlation",      "stream",           "device",
+    "Total Allocated",  "Total Reserved",   "abcdefghijklmnop",
+    "abcdefghijklmnopq", "a_key_of_thirty_bytes_long_xyz", "",
+    "correlation"};
+#define NLONG (sizeof long_keys / sizeof long_keys[0])
+
+static void append(char *buf, size_t *n, const char *t)
+{
+    size_t l = strlen(t);
+    memcpy(buf + *n, t, l);
+    *n += l;
+}
+
+/* A member name for the generated objects: a key, a key with one byte
+ * escaped, a key one byte short or long or changed at its sixteenth
+ * byte, a name with an escaped quote or a non-ASCII byte, or a long one. */
+static void random_name(char *buf, size_t *n)
+{
+    const char *k = long_keys[rand() % NLONG];
+    size_t kl = strlen(k);
+    char t[80];
+    append(buf, n, "\"");
+    switch (rand() % 9) {
+    case 0:
+    case 1:
+    case 2:
+        append(buf, n, k);
+        break;
+    case 3:   /* one byte as \u00XX */
+        if (kl) {
+            size_t at = (size_t)rand() % kl;
+            memcpy(t, k, at);
+            snprintf(t + at, sizeof t - at, "\\u%04x%s", (unsigned char)k[at], k + at + 1);
+            append(buf, n, t);
+        }
+        break;
+    case 4:   /* one short */
+        snprintf(t, sizeof t, "%.*s", kl ? (int)kl - 1 : 0, k);
+        append(buf, n, t);
+        break;
+    case 5:   /* one long */
+        snprintf(t, sizeof t, "%s%c", k, "xq\"\\"[rand() % 2]);
+        append(buf, n, t);
+        break;
+    case 6:   /* changed at one byte (the 15th to 17th of the name most often) */
+        if (kl) {
+            snprintf(t, sizeof t, "%s", k);
+            size_t at = rand() % 2 && kl > 16 ? 14 + (size_t)rand() % 3 : (size_t)rand() % kl;
+            t[at] = t[at] == 'z' ? 'y' : 'z';
+            append(buf, n, t);
+        }
+        break;
+    case 7:
+        append(buf, n, (const char *[]){"a\\\"b", "caf\xc3\xa9", "x\\\\", "Ev Idx", "Bytes"}[rand() % 5]);
+        break;
+    default:
+        append(buf, n, "a name longer than the others here, forty");
+        break;
+    }
+    append(buf, n, "\"");
+}
+
+static const char *const member_values[] = {
+    "0", "23", "2006935929", "12782141440", "123456789012345", "1234567890123456",
+    "12345678901234567", "-1", "-", "9.888889", "1e5", "12x", "\"0x0\"", "\"Dispatch Kernel\"",
+    "\"abcdefghijklmn\"", "\"abcdefghijklmno\"", "\"a\\\"b\"", "\"\"", "[1068, 1, 1]",
+    "{\"correlation\": 5}", "true", "null", "\"correlation\""};
+static const char *const after_name[] = {": ", ":", " : ", ":  ", ":\n"};
+static const char *const between[] = {", ", ",", ",      ", ",\n      ", " , ", ",  "};
+static const char *const opening[] = {"{", "{ ", "{\n      "};
+static const char *const closing[] = {"}", " }", "\n    }"};
+
+/* keysets (and vp_json_get_many, which does not use a keyset's words)
+ * against members_reference, under every variant */
+static size_t members_compared, members_found;
+
+static void members_agree(vp_span obj, const char *what)
+{
+    static const size_t counts[] = {NLONG, 3, 1, 5};
+    static const size_t firsts[] = {0, 0, 3, 4};
+    for (size_t s = 0; s < 4; s++) {
+        const char *const *keys = long_keys + firsts[s];
+        size_t nk = counts[s];
+        vp_json_keyset ks;
+        vp_json_keyset_init(&ks, keys, nk);
+        assert_int_equal(ks.words, 1);
+        vp_span want[NLONG], a[NLONG], b[NLONG];
+        int nw = members_reference(obj, keys, nk, want);
+        int na = vp_json_get_keyset(obj, &ks, a);
+        int nb = vp_json_get_many(obj, keys, nk, b);
+        if (na != nw || nb != nw)
+            fail_msg("%s: %s: set %zu: keyset %d, get_many %d, reference %d (%.*s)", vp_json_scanner(),
+                     what, s, na, nb, nw, (int)obj.n, obj.p);
+        for (size_t i = 0; i < nk; i++)
+            if (a[i].p != want[i].p || a[i].n != want[i].n || b[i].p != want[i].p ||
+                b[i].n != want[i].n)
+                fail_msg("%s: %s: set %zu key %zu (%s) differs (%.*s)", vp_json_scanner(), what, s,
+                         i, keys[i], (int)obj.n, obj.p);
+        members_compared++;
+        members_found += (size_t)nw;
+    }
+}
+
+/* Generated objects of Kineto's forms and others: names around the
+ * sixteen bytes, escaped names, duplicates, every kind of value, the
+ * separators with and without whitespace, one byte of some broken; each
+ * at the end of its heap buffer, and one in eight cut at every length. */
+static void test_keyset_generated(void **state)
+{
+    (void)state;
+    members_compared = members_found = 0;
+    size_t ran = 0;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;
+        ran++;
+        srand(1600);
+        for (int t = 0; t < 6000; t++) {
+            char buf[1024];
+            size_t n = 0;
+            append(buf, &n, opening[rand() % 3]);
+            int members = rand() % 9;
+            for (int m = 0; m < members; m++) {
+                if (m)
+                    append(buf, &n, rand() % 3 ? ", " : between[rand() % 6]);
+                random_name(buf, &n);
+                append(buf, &n, rand() % 3 ? ": " : after_name[rand() % 5]);
+                append(buf, &n, member_values[rand() % (sizeof member_values / sizeof member_values[0])]);
+            }
+            append(buf, &n, closing[rand() % 3]);
+            if (t % 5 == 4) {   /* one byte broken */
+                static const char breaks[] = "\":,}{[\\ a0";
+                buf[rand() % n] = breaks[rand() % (sizeof breaks - 1)];
+            }
+            char *exact = malloc(n);
+            memcpy(exact, buf, n);
+            members_agree((vp_span){exact, n}, "generated");
+            for (size_t cut = 0; t % 8 == 0 && cut < n; cut++)
+                members_agree((vp_span){exact, cut}, "generated, cut");
+            free(exact);
+        }
+    }
+    vp_json_set_scanner(saved);
+    assert_true(ran >= 1);
+    assert_true(members_found > members_compared / 2);
+    print_message("%zu lookups, %zu members found\n", members_compared, members_found);
+}
+
+/* The exact values found by names of 14, 15, 16 and 17 bytes, a long
+ * name matching a key's first sixteen bytes only, and an escaped long
+ * key, under every variant. */
+static void test_keyset_long_keys(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"Total Reserved", "Total Allocated", "abcdefghijklmnop",
+                                       "abcdefghijklmnopq"};
+    static const struct {
+        const char *obj;
+        const char *want[4];
+    } cases[] = {
+        {"{\"Ev Idx\": 42070, \"Bytes\": 5242880, \"Total Allocated\": 5435638784, "
+         "\"Total Reserved\": 12782141440}",
+         {"12782141440", "5435638784", NULL, NULL}},
+        {"{\"Total Allocatedx\": 1, \"Total Allocate\": 2, \"Total Allocated\": 3}", {NULL, "3", NULL, NULL}},
+        {"{\"abcdefghijklmnopq\": 1, \"abcdefghijklmnop\": 2}", {NULL, NULL, "2", "1"}},
+        {"{\"abcdefghijklmnopz\": 1, \"abcdefghijklmnoz\": 2, \"abcdefghijklmnop\": 3}", {NULL, NULL, "3", NULL}},
+        {"{\"Total \\u0041llocated\": \"a\", \"Total Allocated\": 4}", {NULL, "\"a\"", NULL, NULL}},
+        {"{\"abcdefghijklmnop\\u0071\": [1], \"abcdefghijklmnopq\": 2}", {NULL, NULL, NULL, "[1]"}},
+        {"{\"Total Reserved\":7,\"Total Reserved\":8}", {"7", NULL, NULL, NULL}},
+        /* a name without its opening quote stops the walk */
+        {"{\"Ev Idx\": 1, x\": 5, \"Total Reserved\": 3, \"Total Allocated\": 4}", {NULL, NULL, NULL, NULL}},
+        {"{\"Bytes\": -8, \"Total Allocated\": -0, \"Total Reserved\": 0\n    }", {"0", "-0", NULL, NULL}},
+    };
+    vp_json_keyset ks;
+    vp_json_keyset_init(&ks, keys, 4);
+    assert_int_equal(ks.words, 1);
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        if (vp_json_set_scanner(variants[v]) != 0)
+            continue;
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            size_t n = strlen(cases[c].obj);
+            char *exact = malloc(n);
+            memcpy(exact, cases[c].obj, n);
+            vp_span got[4];
+            int found = vp_json_get_keyset((vp_span){exact, n}, &ks, got), want_found = 0;
+            for (size_t i = 0; i < 4; i++) {
+                const char *w = cases[c].want[i];
+                want_found += w != NULL;
+                if (!w ? got[i].p != NULL
+                       : !got[i].p || got[i].n != strlen(w) || memcmp(got[i].p, w, got[i].n) != 0)
+                    fail_msg("%s: case %zu key %s: got %.*s", variants[v], c, keys[i],
+                             got[i].p ? (int)got[i].n : 4, got[i].p ? got[i].p : "none");
+            }
+            assert_int_equal(found, want_found);
+            free(exact);
+        }
+    }
+    vp_json_set_scanner(saved);
+}
+
 /* vp_json_digit_run8 against counting byte by byte: every byte value
  * after a run of every length 0..7 (0xFA-0xFF carry out of their byte
  * when 6 is added: only into the bytes after them), digits after it. */
@@ -723,6 +965,8 @@ int main(void)
         cmocka_unit_test(test_us_to_ns_short_fixtures),
         cmocka_unit_test(test_keyset_cases),
         cmocka_unit_test(test_keyset_fixtures),
+        cmocka_unit_test(test_keyset_generated),
+        cmocka_unit_test(test_keyset_long_keys),
         cmocka_unit_test(test_digit_run8_every_byte),
         cmocka_unit_test(test_skip_number_every_length),
     };
