@@ -274,15 +274,17 @@ int vp_json_skip(const char **p, const char *end, int depth, vp_span *out, vp_js
 /* Skip facts: vp_json_skip's answers for the values of the events'
  * "args" members in a stream, found ahead of time (by the trace reader's
  * source thread, so that the parser need not walk them).  A stream is
- * scanned chunk after chunk; each object or array written right after
- * `"args": ` or `"args":` that ends inside its chunk gets a fact.  A fact
- * {off, len} means exactly: vp_json_skip at data + off, with end data +
- * len_of_chunk and depth skip_depth, returns OK with a span of len
- * bytes.  It is the bitmap walk's own answer there, so it holds whatever
- * surrounds it: malformed input can only leave facts out, and a fact
- * where no event's args is (an "args" key elsewhere) is never asked for.
- * Only the variants with a walk (AVX2, NEON) make facts; elsewhere
- * vp_json_facts_init returns 0. */
+ * scanned chunk after chunk; an object or array written right after
+ * `"args": ` or `"args":` that ends inside its chunk gets a fact, unless
+ * it lies inside an earlier fact's span, past the chunk's budget for
+ * failed walks or its VP_JSON_FACTS_MAX facts, or nests deeper than the
+ * walk goes.  A fact {off, len} means exactly: vp_json_skip at data +
+ * off, with end data + len_of_chunk and depth skip_depth, returns OK with
+ * a span of len bytes.  It is the bitmap walk's own answer there, so it
+ * holds wherever it is asked, whatever surrounds it (an "args" key
+ * elsewhere, a name ending in an escaped `\"args`): malformed input can
+ * only leave facts out.  Only the variants with a walk (AVX2, NEON) make
+ * facts; elsewhere vp_json_facts_init returns 0. */
 typedef struct vp_json_fact {
     uint32_t off, len;
 } vp_json_fact;

@@ -264,9 +264,6 @@ static int needs_names(const vp_kernels *k)
     return k->o.dims == 0 || k->o.by_name || k->o.filter || k->o.exclude;
 }
 
-/* A kernel counted (ph X, with dur, kept), of name ni (UINT32_MAX: not
- * looked up, the model does not need it) and class cls; npu: an Ascend
- * task, of core type core. */
 /* The args asked of kernels for the device and stream groupings and
  * steps, prepared once. */
 static const char *const gpu_keys[] = {"stream", "correlation", "device"};
@@ -279,6 +276,9 @@ __attribute__((constructor)) static void build_keysets(void)
     vp_json_keyset_init(&npu_set, npu_keys, 3);
 }
 
+/* A kernel counted (ph X, with dur, kept), of name ni (UINT32_MAX: not
+ * looked up, the model does not need it) and class cls; npu: an Ascend
+ * task, of core type core. */
 static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t ni, vp_kclass cls,
                       int npu, vp_span core, int steps, file_counts *fc)
 {

@@ -416,7 +416,7 @@ static const char *kineto_members(const vp_json_keyset *ks, const char *p, const
             p = m;
             break;
         }
-        p += v.n;   /* at least one byte before end */
+        p += v.n;   /* at most end (a number leaves a byte: the tests below see) */
         /* then the end of the object, or the next name */
         const char *q = p;
         /* whitespace before the closing '}' of pretty-printed args is

@@ -163,8 +163,8 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
  * scanner's skip_container; NAME##_reach also says, when it gives up,
  * how far it read (the facts scan's budget for walks that fail). */
 #define DEFINE_SKIP_CONTAINER(NAME, TARGET, CLASSIFY, PREFIX_XOR)                                          \
-    TARGET static const char *NAME##_reach(const char *start, const char *end, int depth,      \
-                                           const char **reached)                                 \
+    TARGET static inline __attribute__((always_inline)) const char *NAME##_reach(               \
+        const char *start, const char *end, int depth, const char **reached)                     \
     {                                                                                            \
         /* Strings longer than vprof's limit are skip_slow's to refuse. */                       \
         const char *limit = (size_t)(end - start) > VP_JSON_MAX_STRING                           \
@@ -265,7 +265,7 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
                 opens &= opens - 1;                                                                 \
                 if (!args_key_at(data, at, tail))                                                   \
                     continue;                                                                       \
-                const char *reached, *stop = WALK(at, end, st->skip_depth, &reached);               \
+                const char *reached = at, *stop = WALK(at, end, st->skip_depth, &reached);          \
                 if (!stop) {                                                                        \
                     budget -= reached - at;                                                         \
                     if (budget < 0)                                                                 \

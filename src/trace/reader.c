@@ -15,7 +15,7 @@
  * ahead of it sat idle most of the time.  So the source thread runs a
  * hook on each chunk it fills (facts_hook): a scan of the chunk
  * (vp_json_facts_scan) that records, for the objects and arrays written
- * after `"args": `, where each one ends.  A fact is the bitmap walk's answer
+ * after `"args": ` or `"args":`, where each one ends.  A fact is the bitmap walk's answer
  * at that place with the arguments the parser's vp_json_skip would pass
  * it there (the chunk's end, nesting base 2): a memo of the same pure
  * function on the same bytes.  So when the parser stands at a member's
@@ -23,9 +23,8 @@
  * the fact at that offset, if there is one, is what its own skip would
  * return; with none it skips as before, and every error is found and
  * worded by its own skip as before.  Where the scan looks decides only
- * where facts are made: a fact where no event's args is (an "args" key
- * elsewhere) is never asked for, and a container written otherwise is
- * skipped by the parser itself.  Chunks straddled by a value get no fact
+ * where facts are made: a fact is right wherever it is asked, and a
+ * container without one is skipped by the parser itself.  Chunks straddled by a value get no fact
  * for it, and the carry never uses facts. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
