@@ -88,6 +88,10 @@ void vp_gpuwork_free(vp_gpuwork *w);
  * or -1 when the event is not one. */
 long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev);
 
+/* The args of a GPU event that vprof reads, as one keyset:
+ * vp_json_get_keyset's vals[0] stream, [1] correlation, [2] device. */
+const vp_json_keyset *vp_gpu_args(void);
+
 /* Gives every GPU event the index of the step whose ProfilerStep window
  * holds its launching call (an Ascend task: its start).  Ascend HCCL
  * tasks are dropped when Communication operations cover the same time.  With a range, keeps only the events launched

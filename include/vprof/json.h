@@ -114,7 +114,8 @@ static inline int vp_json_string(const char **pp, const char *end, vp_span *out,
     }
 #endif
     /* Through a copy: a caller's cursor whose address no call takes can
-     * live in a register (the reader's event loop keeps its own there). */
+     * live in a register (the reader's event loop keeps its own there;
+     * vp_json_skip does the same). */
     const char *p = *pp;
     int r = vp_json_string_scan(&p, end, out, flags, fail);
     *pp = p;
@@ -269,7 +270,18 @@ static inline int vp_json_skip_number(const char **pp, const char *end, vp_span 
  * it and out spans its text. Objects and arrays are checked structurally
  * (brackets match, strings terminate, members separated) without decoding
  * anything; depth counts the enclosing levels already open. */
-int vp_json_skip(const char **p, const char *end, int depth, vp_span *out, vp_json_fail *fail);
+int vp_json_skip_scan(const char **p, const char *end, int depth, vp_span *out,
+                      vp_json_fail *fail);
+/* Through a copy, as vp_json_string: the caller's cursor stays in a
+ * register. */
+static inline int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out,
+                               vp_json_fail *fail)
+{
+    const char *p = *pp;
+    int r = vp_json_skip_scan(&p, end, depth, out, fail);
+    *pp = p;
+    return r;
+}
 
 /* Skip facts: vp_json_skip's answers for the values of the events'
  * "args" members in a stream, found ahead of time (by the trace reader's
@@ -341,6 +353,15 @@ typedef struct vp_json_keyset {
  * that is not a word (a quote, backslash or control byte), it compares as
  * vp_json_get_many does. */
 void vp_json_keyset_init(vp_json_keyset *ks, const char *const *keys, size_t nkeys);
+/* A file's keyset `name` of the keys given (string literals), built
+ * before main: the keys array name##_keys, the set, its constructor. */
+#define VP_JSON_KEYSET(name, ...)                                                              \
+    static const char *const name##_keys[] = {__VA_ARGS__};                                    \
+    static vp_json_keyset name;                                                                \
+    __attribute__((constructor)) static void name##_build(void)                                \
+    {                                                                                          \
+        vp_json_keyset_init(&name, name##_keys, sizeof name##_keys / sizeof *name##_keys);   \
+    }
 /* vp_json_get_many(obj, ks->keys, ks->n, vals), with the same answer. */
 int vp_json_get_keyset(vp_span obj, const vp_json_keyset *ks, vp_span *vals);
 

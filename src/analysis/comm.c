@@ -88,16 +88,9 @@ static int32_t intern(vp_comm *c, const char *s, size_t n)
 
 /* The args asked of collectives, prepared once: c10d's (Kineto copies
  * them onto NCCL kernels and record_param_comms ops) and HCCL's. */
-static const char *const coll_keys[] = {"Collective name", "In msg nelems", "Out msg nelems", "dtype",
-                                        "Group size", "Process Group Name", "Process Group Ranks"};
-static const char *const hccl_keys[] = {"count", "data_type", "rank_size"};
-static vp_json_keyset coll_set, hccl_set;
-
-__attribute__((constructor)) static void build_keysets(void)
-{
-    vp_json_keyset_init(&coll_set, coll_keys, 7);
-    vp_json_keyset_init(&hccl_set, hccl_keys, 3);
-}
+VP_JSON_KEYSET(coll_set, "Collective name", "In msg nelems", "Out msg nelems", "dtype", "Group size",
+               "Process Group Name", "Process Group Ranks")
+VP_JSON_KEYSET(hccl_set, "count", "data_type", "rank_size")
 
 /* Reads the c10d arguments of a collective.  Returns 1 when any was
  * there. */

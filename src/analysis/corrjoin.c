@@ -261,13 +261,7 @@ static vp_corrjoin *ready(const vp_corrjoin *cj)
 }
 
 /* Asked of every launch and GPU event. */
-static const char *const correlation_key[] = {"correlation"};
-static vp_json_keyset correlation_set;
-
-__attribute__((constructor)) static void build_correlation_set(void)
-{
-    vp_json_keyset_init(&correlation_set, correlation_key, 1);
-}
+VP_JSON_KEYSET(correlation_set, "correlation")
 
 static int span_correlation(vp_span args, int64_t *corr)
 {

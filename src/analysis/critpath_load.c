@@ -78,14 +78,8 @@ static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
 }
 
 /* The args asked of every row, prepared once. */
-static const char *const row_keys[] = {"correlation", "stream", "wait_on_stream",
-                                       "wait_on_cuda_event_record_corr_id", "device"};
-static vp_json_keyset row_set;
-
-__attribute__((constructor)) static void build_row_set(void)
-{
-    vp_json_keyset_init(&row_set, row_keys, 5);
-}
+VP_JSON_KEYSET(row_set, "correlation", "stream", "wait_on_stream",
+               "wait_on_cuda_event_record_corr_id", "device")
 
 static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
 {

@@ -29,14 +29,12 @@ void vp_gpuwork_free(vp_gpuwork *w)
 }
 
 /* The args asked of every device task and GPU event, prepared once. */
-static const char *const npu_keys[] = {"Task Type", "Stream Id"};
-static const char *const gpu_keys[] = {"stream", "correlation", "device"};
-static vp_json_keyset npu_set, gpu_set;
+VP_JSON_KEYSET(npu_set, "Task Type", "Stream Id")
+VP_JSON_KEYSET(gpu_set, "stream", "correlation", "device")
 
-__attribute__((constructor)) static void build_keysets(void)
+const vp_json_keyset *vp_gpu_args(void)
 {
-    vp_json_keyset_init(&npu_set, npu_keys, 2);
-    vp_json_keyset_init(&gpu_set, gpu_keys, 3);
+    return &gpu_set;
 }
 
 static int64_t span_int(vp_span v, int64_t fallback)

@@ -8,6 +8,7 @@
 #include "vprof/ascend_db.h"
 #include "vprof/ascend_summaries.h"
 #include "vprof/ascend_tracks.h"
+#include "vprof/gpuwork.h"
 #include "vprof/kernels.h"
 #include "vprof/npu_task.h"
 #include "vprof/part.h"
@@ -264,17 +265,9 @@ static int needs_names(const vp_kernels *k)
     return k->o.dims == 0 || k->o.by_name || k->o.filter || k->o.exclude;
 }
 
-/* The args asked of kernels for the device and stream groupings and
- * steps, prepared once. */
-static const char *const gpu_keys[] = {"stream", "correlation", "device"};
-static const char *const npu_keys[] = {"Stream Id", "correlation", "device"};
-static vp_json_keyset gpu_set, npu_set;
-
-__attribute__((constructor)) static void build_keysets(void)
-{
-    vp_json_keyset_init(&gpu_set, gpu_keys, 3);
-    vp_json_keyset_init(&npu_set, npu_keys, 3);
-}
+/* The args asked of Ascend tasks for the device and stream groupings
+ * and steps, in the order of vp_gpu_args' (a GPU kernel's). */
+VP_JSON_KEYSET(npu_set, "Stream Id", "correlation", "device")
 
 /* A kernel counted (ph X, with dur, kept), of name ni (UINT32_MAX: not
  * looked up, the model does not need it) and class cls; npu: an Ascend
@@ -287,7 +280,7 @@ static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t n
     vp_span vals[3] = {{0}};
     if (dims & (VP_KDIM_DEVICE | VP_KDIM_STREAM) || steps) {
         if (ev->args.p)
-            vp_json_get_keyset(ev->args, npu ? &npu_set : &gpu_set, vals);
+            vp_json_get_keyset(ev->args, npu ? &npu_set : vp_gpu_args(), vals);
     }
     /* pid, device and stream are parsed only for the groupings that use
      * them: the default (by name) is the hot path. */

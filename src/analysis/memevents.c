@@ -152,14 +152,8 @@ static void thin(vp_mem_device *d)
 
 /* The args of [memory] events, in the order Kineto writes them: each
  * member's key is then the first not yet found that the keyset tests. */
-static const char *const memory_keys[] = {"Ev Idx", "Device Type", "Device Id", "Bytes",
-                                          "Total Allocated", "Total Reserved"};
-static vp_json_keyset memory_set;
-
-__attribute__((constructor)) static void build_memory_set(void)
-{
-    vp_json_keyset_init(&memory_set, memory_keys, 6);
-}
+VP_JSON_KEYSET(memory_set, "Ev Idx", "Device Type", "Device Id", "Bytes", "Total Allocated",
+               "Total Reserved")
 
 /* Apart from vp_memevents_observe, which every event of a trace goes
  * through and which then needs no stack frame. */

@@ -147,7 +147,8 @@ static int skip_key(const char **pp, const char *end, vp_json_fail *fail)
 __attribute__((noinline)) static int skip_slow(const char **pp, const char *end, int depth,
                                                vp_span *out, vp_json_fail *fail);
 
-int vp_json_skip(const char **pp, const char *end, int depth, vp_span *out, vp_json_fail *fail)
+int vp_json_skip_scan(const char **pp, const char *end, int depth, vp_span *out,
+                      vp_json_fail *fail)
 {
     /* Most values skipped are numbers and strings (pid, tid, ids): no
      * bracket stack needed. */
@@ -349,23 +350,23 @@ static inline unsigned string_end16(const char *p)
  * one of the longer keys), a colon and one space, a value of [-] and
  * 1-15 digits or a string of at most 14 bytes without escapes, and then
  * a comma before the next name, or the closing '}' (whitespace around).
- * The keys they name are taken (vals, *todo, *found) as get_members
+ * The keys they name are taken (vals, *unfound, *found) as get_members
  * takes them, and the values are spanned as vp_json_skip spans them.
  * Returns where it stopped: the '}', a member not of this form, for the
  * general way to read, or anywhere once every key is found. */
 static const char *kineto_members(const vp_json_keyset *ks, const char *p, const char *end,
-                                  vp_span *vals, unsigned *todo_io, size_t *found_io)
+                                  vp_span *vals, unsigned *unfound_io, size_t *found_io)
 {
-    unsigned todo = *todo_io;
+    unsigned unfound = *unfound_io;
     size_t found = *found_io;
     while (end - p >= 16) {
         const char *m = p;
         unsigned at = string_end16(p), cand;
         size_t hit = ks->n;
         if (at)
-            cand = todo & ks->by_len[at - 1];
+            cand = unfound & ks->by_len[at - 1];
         else
-            cand = todo & ks->longer;   /* a name of 15 bytes or more, or escaped */
+            cand = unfound & ks->longer;   /* a name of 15 bytes or more, or escaped */
         if (cand) {
             /* the name's bytes against the keys', quotes included */
             __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -442,12 +443,12 @@ static const char *kineto_members(const vp_json_keyset *ks, const char *p, const
             vals[hit] = v;
             if (++found == ks->n)
                 break;
-            todo &= ~(1u << hit);
+            unfound &= ~(1u << hit);
         }
         if (*p == '}')
             break;
     }
-    *todo_io = todo;
+    *unfound_io = unfound;
     *found_io = found;
     return p;
 }
@@ -503,7 +504,7 @@ static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
         return 0;
     /* the keys not yet found, when they are words (at most 16 of them) */
     const int words = ks->words;
-    unsigned todo = words ? (unsigned)((1ULL << nkeys) - 1) : 0;
+    unsigned unfound = words ? (unsigned)((1ULL << nkeys) - 1) : 0;
 #if defined(__SSE2__)
     const int vector = words && vp_json_vector16;
 #endif
@@ -516,7 +517,7 @@ static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
     while (p < end && *p == '"') {
 #if defined(__SSE2__)
         if (vector) {
-            p = kineto_members(ks, p, end, vals, &todo, &found);
+            p = kineto_members(ks, p, end, vals, &unfound, &found);
             if (found == nkeys || !(p < end && *p == '"'))
                 break;
         }
@@ -528,7 +529,7 @@ static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
         int checked = words && end - p >= 16;
         if (checked) {
             uint64_t a = vp_json_load64(p), b = vp_json_load64(p + 8);
-            for (unsigned m = todo; m; m &= m - 1) {
+            for (unsigned m = unfound; m; m &= m - 1) {
                 unsigned i = (unsigned)__builtin_ctz(m);
                 if (name_is_key(ks, i, p, end, a, b)) {
                     hit = i;
@@ -560,7 +561,7 @@ static int get_members(vp_span obj, const vp_json_keyset *ks, vp_span *vals)
             vals[hit] = v;
             if (++found == nkeys)
                 break;
-            todo &= ~(1u << (hit & 31));
+            unfound &= ~(1u << (hit & 31));
         }
         p = vp_json_ws(p, end);
         if (p == end || *p != ',')

@@ -15,17 +15,18 @@
  * ahead of it sat idle most of the time.  So the source thread runs a
  * hook on each chunk it fills (facts_hook): a scan of the chunk
  * (vp_json_facts_scan) that records, for the objects and arrays written
- * after `"args": ` or `"args":`, where each one ends.  A fact is the bitmap walk's answer
- * at that place with the arguments the parser's vp_json_skip would pass
- * it there (the chunk's end, nesting base 2): a memo of the same pure
- * function on the same bytes.  So when the parser stands at a member's
+ * after `"args": ` or `"args":`, where each one ends.  A fact is the
+ * bitmap walk's answer at that place with the arguments the parser's
+ * vp_json_skip would pass it there (the chunk's end, nesting base 2): a
+ * memo of the same pure function on the same bytes.  So when the parser stands at a member's
  * '{' or '[' outside the carry (its window is then exactly the chunk),
  * the fact at that offset, if there is one, is what its own skip would
  * return; with none it skips as before, and every error is found and
  * worded by its own skip as before.  Where the scan looks decides only
  * where facts are made: a fact is right wherever it is asked, and a
- * container without one is skipped by the parser itself.  Chunks straddled by a value get no fact
- * for it, and the carry never uses facts. */
+ * container without one is skipped by the parser itself.  Chunks
+ * straddled by a value get no fact for it, and the carry never uses
+ * facts. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,19 +411,12 @@ static inline int time_field(const char **pp, const char *end, const char *key, 
 {
     if (vp_json_us_to_ns_short(pp, end, out))
         return VP_JSON_OK;
-    const char *p = *pp;   /* a copy: see skip_value */
-    int r = time_field_general(&p, end, key, out, fail);
-    *pp = p;
-    return r;
-}
-
-/* vp_json_skip through a copy of the cursor: parse_event's own cursor is
- * then an address no call takes, and stays in a register instead of
- * being stored and loaded again at every step of every member. */
-static inline int skip_value(const char **pp, const char *end, vp_span *out, vp_json_fail *fail)
-{
+    /* Through a copy (as vp_json_skip and vp_json_string): parse_event's
+     * own cursor is then an address no call takes, and stays in a
+     * register instead of being stored and loaded again at every step of
+     * every member. */
     const char *p = *pp;
-    int r = vp_json_skip(&p, end, 2, out, fail);
+    int r = time_field_general(&p, end, key, out, fail);
     *pp = p;
     return r;
 }
@@ -478,7 +472,7 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
         case KEY_CAT:
             if (*p != '"') {
                 if (*p == 'n' && which == KEY_CAT) {  /* "cat": null */
-                    if ((r = skip_value(&p, end, &v, fail)) != VP_JSON_OK)
+                    if ((r = vp_json_skip(&p, end, 2, &v, fail)) != VP_JSON_OK)
                         return r;
                 } else {
                     char what[48];
@@ -523,7 +517,7 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
                 r = VP_JSON_OK;
                 t->stats.known_skips++;
             } else {
-                r = skip_value(&p, end, &v, fail);
+                r = vp_json_skip(&p, end, 2, &v, fail);
             }
             if (r != VP_JSON_OK)
                 return r;
