@@ -240,8 +240,11 @@ void vp_launches_file_observe(void *ctx, const vp_event *ev)
         vp_corrjoin_call(p->calls, corr, &c);
         return;
     }
-    if (vp_gpu_kind_of(ev->cat) != VP_GPU_NONE)
-        vp_launches_file_work(p, ev, corr, vp_gpu_correlation(ev, &corr));
+    if (vp_gpu_kind_of(ev->cat) != VP_GPU_NONE) {
+        /* read before the call: C leaves the order of its arguments open */
+        int has_corr = vp_gpu_correlation(ev, &corr);
+        vp_launches_file_work(p, ev, corr, has_corr);
+    }
 }
 
 /* The call that launched corr: from the file's own join, or from the
