@@ -55,7 +55,11 @@ enum state {
 
 enum { STEP_NONE, STEP_EVENT };
 
-#define CARRY_STEP (64u << 10)
+/* What the carry takes of the next chunk at first: an element straddles
+ * by a few hundred bytes, and the carry's bytes are copied and get no
+ * skip facts.  Each further step doubles the carry, so a long element
+ * costs a linear copy all the same. */
+#define CARRY_STEP (4u << 10)
 
 struct vp_trace {
     vp_source *src;

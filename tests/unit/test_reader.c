@@ -789,20 +789,25 @@ static void test_straddle_every_offset(void **state)
     }
 }
 
-/* An event larger than a chunk: a 3 MiB args string, at several offsets,
- * held in the carry across four chunks. */
+/* Events longer than the carry's first step (4 KiB, reader.c), each at
+ * several offsets: one that the carry's second step holds, one that
+ * takes a few doublings, and a 3 MiB args string held in the carry
+ * across four chunks. */
 static void test_event_larger_than_chunk(void **state)
 {
-    size_t big = 3 * VP_SOURCE_CHUNK + 333;
+    static const size_t bigs[] = {5000, 40000, 3 * VP_SOURCE_CHUNK + 333};
     static const size_t starts[] = {1, 1000, VP_SOURCE_CHUNK - 20, VP_SOURCE_CHUNK + 7};
     (void)state;
 
-    for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
+    const size_t nstarts = sizeof starts / sizeof starts[0];
+
+    for (size_t i = 0; i < nstarts * sizeof bigs / sizeof bigs[0]; i++) {
+        size_t big = bigs[i / nstarts], start = starts[i % nstarts];
         vp_buf b = {0};
         vp_buf_putc(&b, '[');
-        if (starts[s] > 1) {
+        if (start > 1) {
             vp_buf_printf(&b, "{\"name\": \"lead\", \"args\": {\"p\": \"");
-            while (b.len < starts[s] - 4)
+            while (b.len < start - 4)
                 vp_buf_putc(&b, 'l');
             vp_buf_printf(&b, "\"}}, ");
         }
