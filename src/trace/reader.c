@@ -434,7 +434,13 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
     const char *p = *pp;
     const char *start = p;
     int r;
-    memset(ev, 0, sizeof *ev);
+    /* Field by field, but for raw and offset, which every event gets
+     * (done: and take_event): a memset of the struct compiles to a string
+     * store of 19 words, the cost of parsing two members. */
+    ev->ph = 0;
+    ev->name = ev->cat = ev->pid = ev->tid = ev->id = ev->args = (vp_span){0};
+    ev->ts = ev->dur = 0;
+    ev->has_ts = ev->has_dur = 0;
     *nflags = *cflags = 0;
     p = vp_json_ws(p + 1, end);
     if (p == end)
