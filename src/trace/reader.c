@@ -295,6 +295,14 @@ static int input_error(vp_trace *t, vp_error *err, uint64_t off, const char *wha
 enum { KEY_OTHER, KEY_PH, KEY_NAME, KEY_CAT, KEY_TS, KEY_DUR, KEY_ARGS, KEY_PID, KEY_TID, KEY_ID };
 
 
+/* The name of a member that must hold a string, for messages: the key
+ * as written, as common_key and fast_key match names exactly (so the
+ * loop keeps no key). */
+static const char *key_name(int which)
+{
+    return which == KEY_PH ? "ph" : which == KEY_NAME ? "name" : "cat";
+}
+
 /* Which common member a raw key names, by its length and first byte, then
  * the rest byte by byte: about 6 instructions a key (a compare per
  * candidate name cost more, so did a switch over the key as one word). */
@@ -450,25 +458,31 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
         goto done;
     }
     for (;;) {
-        vp_span k, v;
+        vp_span v;
         unsigned klen;
         int which;
-        if (end - p >= 8 && (which = fast_key(p, &klen)) >= 0) {
-            k.p = p + 1;
-            k.n = klen - 3;
+        /* Nine bytes: the member's value side of the colon (and a space)
+         * is then inside the window, with no test. */
+        if (end - p >= 9 && (which = fast_key(p, &klen)) >= 0) {
             p += klen;
             p += *p == ' ';   /* within the eight bytes: klen is at most 7 */
+            if ((unsigned char)*p <= ' ') {
+                p = vp_json_ws(p, end);
+                if (p == end)
+                    return VP_JSON_MORE;
+            }
         } else {
             if (*p != '"')
                 return vp_json_fail_at(fail, p, end, "a member name (a string) in an event");
+            vp_span k;
             unsigned kf;
             if ((r = vp_json_member(&p, end, &k, &kf, fail)) != VP_JSON_OK)
                 return r;
             which = common_key(k);
+            p = vp_json_ws(p, end);
+            if (p == end)
+                return VP_JSON_MORE;
         }
-        p = vp_json_ws(p, end);
-        if (p == end)
-            return VP_JSON_MORE;
         switch (which) {
         case KEY_PH:
             /* "X": one byte that neither ends nor escapes the string */
@@ -486,7 +500,7 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
                         return r;
                 } else {
                     char what[48];
-                    snprintf(what, sizeof what, "a string for \"%.*s\"", (int)k.n, k.p);
+                    snprintf(what, sizeof what, "a string for \"%s\"", key_name(which));
                     return vp_json_fail_at(fail, p, end, what);
                 }
             } else {

@@ -469,6 +469,14 @@ static void test_error_messages(void **state)
                  "FILE: byte 8 (line 1, column 9): expected a string for \"ph\", found '5'");
     expect_error("[{\"name\": null}]",
                  "FILE: byte 10 (line 1, column 11): expected a string for \"name\", found 'n'");
+    /* The key as written in each of the reader's ways to a member: its
+     * eight-byte form, a space before the colon, fewer than nine bytes left. */
+    expect_error("[{\"cat\": 7}]",
+                 "FILE: byte 9 (line 1, column 10): expected a string for \"cat\", found '7'");
+    expect_error("[{\"name\" : 5}]",
+                 "FILE: byte 11 (line 1, column 12): expected a string for \"name\", found '5'");
+    expect_error("[{\"ph\":5}]",
+                 "FILE: byte 7 (line 1, column 8): expected a string for \"ph\", found '5'");
     expect_error("[{\"ts\": \"abc\"}]",
                  "FILE: byte 8 (line 1, column 9): expected a number of microseconds for "
                  "\"ts\", found \"abc\"");
