@@ -251,15 +251,15 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
         vp_json_fact *facts = (vp_json_fact *)(void *)out->data;                                    \
         char last[64];                                                                              \
         while (p < end && budget >= 0) {                                                            \
-            size_t n = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;                             \
-            const char *block = p;                                                                  \
-            if (n < 64) {                                                                           \
+            const char *block = p, *next = p + 64;                                                  \
+            if (end - p < 64) {                                                                     \
+                size_t n = (size_t)(end - p);                                                       \
                 memcpy(last, p, n);                                                                 \
                 memset(last + n, ' ', 64 - n);                                                      \
                 block = last;                                                                       \
+                next = end;                                                                         \
             }                                                                                       \
             uint64_t opens = OPENS(block);                                                          \
-            const char *next = p + n;                                                               \
             while (opens) {                                                                         \
                 const char *at = p + __builtin_ctzll(opens);                                        \
                 opens &= opens - 1;                                                                 \
