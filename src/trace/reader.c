@@ -640,6 +640,8 @@ static void keep_meta(vp_trace *t, vp_span key, vp_span val)
 static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_json_fail *fail)
 {
     const char *p = vp_json_ws(t->p, t->end), *end = t->end;
+    const char *comma = NULL;   /* ST_ARR_NEXT: the ',' before the event taken with it */
+    uint64_t known = 0;
     int r;
     *produced = STEP_NONE;
     if (p == end)
@@ -727,13 +729,33 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         }
         if (*p != '{')
             return vp_json_fail_at(fail, p, end, "an event object '{'");
-        if ((r = take_event(t, &p, end, ev, fail)) != VP_JSON_OK)
-            return r;
+    event:
+        if ((r = take_event(t, &p, end, ev, fail)) != VP_JSON_OK) {
+            if (!comma)
+                return r;
+            /* Cut by the window, or an error: the ',' alone, as its own
+             * step, and the next step parses the event as ever. */
+            t->stats.known_skips = known;
+            fail->where = NULL;
+            fail->what[0] = 0;
+            t->st = ST_ARR_ELEM;
+            *q = comma + 1;
+            return VP_JSON_OK;
+        }
         *produced = STEP_EVENT;
         t->st = ST_ARR_NEXT;
         break;
     case ST_ARR_NEXT:
         if (*p == ',') {
+            /* The next event in the same step when it starts in the
+             * window: a step less an event. */
+            const char *e = vp_json_ws(p + 1, end);
+            if (e < end && *e == '{') {
+                comma = p;
+                known = t->stats.known_skips;
+                p = e;
+                goto event;
+            }
             t->st = ST_ARR_ELEM;
         } else if (*p == ']') {
             t->st = t->array_form ? ST_END : ST_OBJ_NEXT;

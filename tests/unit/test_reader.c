@@ -477,6 +477,9 @@ static void test_error_messages(void **state)
                  "FILE: byte 11 (line 1, column 12): expected a string for \"name\", found '5'");
     expect_error("[{\"ph\":5}]",
                  "FILE: byte 7 (line 1, column 8): expected a string for \"ph\", found '5'");
+    /* An error in an event after a ',' (taken in the comma's step) */
+    expect_error("[{\"ph\": \"X\"}, {\"ph\": 5}]",
+                 "FILE: byte 21 (line 1, column 22): expected a string for \"ph\", found '5'");
     expect_error("[{\"ts\": \"abc\"}]",
                  "FILE: byte 8 (line 1, column 9): expected a number of microseconds for "
                  "\"ts\", found \"abc\"");
