@@ -748,8 +748,12 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
     case ST_ARR_NEXT:
         if (*p == ',') {
             /* The next event in the same step when it starts in the
-             * window: a step less an event. */
-            const char *e = vp_json_ws(p + 1, end);
+             * window: a step less an event.  Kineto puts ",\n  {"
+             * between events: one load instead of a whitespace scan. */
+            const char *e = end - p >= 5 && vp_json_load32(p + 1) == ('\n' | ' ' << 8 | ' ' << 16 |
+                                                                      (uint32_t)'{' << 24)
+                                ? p + 4
+                                : vp_json_ws(p + 1, end);
             if (e < end && *e == '{') {
                 comma = p;
                 known = t->stats.known_skips;

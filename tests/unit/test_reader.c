@@ -715,9 +715,10 @@ static char *build_trace(size_t at, int object_form, size_t *nfill, size_t *naft
     *nfill = i;
     vp_buf_append(&b, TARGET, sizeof TARGET - 1);
     /* After the target, a few small events and (object form) metadata. */
-    for (size_t k = 0; k < 5; k++)   /* the compact form too: "ph":"i" */
+    /* The compact form too ("ph":"i"), and Kineto's ",\n  {" */
+    for (size_t k = 0; k < 5; k++)
         vp_buf_printf(&b, k % 2 ? ",\n{\"ph\":\"i\",\"name\":\"after\",\"ts\":%zu}"
-                                : ",\n{\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}",
+                                : ",\n  {\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}",
                       1000 + k);
     *nafter = 5;
     if (object_form)
@@ -868,7 +869,8 @@ static void test_many_chunks(void **state)
         vp_buf_printf(&b, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%zu\", \"pid\": %zu, "
                           "\"tid\": \"t%zu\", \"ts\": %zu.%03zu, \"dur\": %zu, \"args\": "
                           "{\"External id\": %zu, \"Input Dims\": [[%zu, 3], []]}}",
-                      n == 0 ? "" : n % 3 == 0 ? "," : ",\n", n, n % 7, n % 5, n, n % 1000, n % 97, n, n);
+                      n == 0 ? "" : n % 3 == 0 ? "," : n % 3 == 1 ? ",\n  " : ",\n", n, n % 7,
+                      n % 5, n, n % 1000, n % 97, n, n);
         for (size_t k = 0; k < n % 11; k++)
             vp_buf_putc(&b, ' ');
         n++;
