@@ -433,6 +433,10 @@ static inline int time_field(const char **pp, const char *end, const char *key, 
     return r;
 }
 
+/* ",\n    \"" as the low seven bytes of a little-endian load */
+#define PRETTY_SEPARATOR                                                                          \
+    ((uint64_t)',' | (uint64_t)'\n' << 8 | (uint64_t)0x20202020 << 16 | (uint64_t)'"' << 48)
+
 /* Parses the event object at *pp ('{'). Members other than the common
  * ones are skipped structurally; keys are compared raw (Kineto never
  * escapes them, and an escaped key is simply not a common field). */
@@ -559,6 +563,11 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
          * three bytes of one load compared */
         if (end - p >= 4 && (vp_json_load32(p) & 0xFFFFFF) == (',' | ' ' << 8 | '"' << 16)) {
             p += 2;
+            continue;
+        }
+        /* and Kineto's line break in an event, ",\n    \"": seven bytes */
+        if (end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == PRETTY_SEPARATOR) {
+            p += 6;
             continue;
         }
         p = vp_json_ws(p, end);
