@@ -433,9 +433,10 @@ static inline int time_field(const char **pp, const char *end, const char *key, 
     return r;
 }
 
-/* ",\n    \"" as the low seven bytes of a little-endian load */
+/* ",\n    \"" and "{\n    \"" as the low seven bytes of a little-endian load */
 #define PRETTY_SEPARATOR                                                                          \
     ((uint64_t)',' | (uint64_t)'\n' << 8 | (uint64_t)0x20202020 << 16 | (uint64_t)'"' << 48)
+#define PRETTY_OPENING (PRETTY_SEPARATOR - ',' + '{')
 
 /* Parses the event object at *pp ('{'). Members other than the common
  * ones are skipped structurally; keys are compared raw (Kineto never
@@ -454,7 +455,11 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
     ev->ts = ev->dur = 0;
     ev->has_ts = ev->has_dur = 0;
     *nflags = *cflags = 0;
-    p = vp_json_ws(p + 1, end);
+    /* Kineto's pretty layout opens an event with "{\n    \"" */
+    if (end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == PRETTY_OPENING)
+        p += 6;
+    else
+        p = vp_json_ws(p + 1, end);
     if (p == end)
         return VP_JSON_MORE;
     if (*p == '}') {

@@ -673,12 +673,13 @@ static void test_bad_utf8(void **state)
 }
 
 /* An event that exercises every field, for the straddling tests (with
- * Kineto's line breaks between members). */
+ * Kineto's line breaks after its '{' and between members). */
 static const char TARGET[] =
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void gemm<\\\"f16\\\">(\xC3\xA9\\u20ac)\", "
-    "\"pid\": \"Spans\", \"tid\": 7,\n    \"ts\": 1712195495519689.047, \"dur\": 12.77012757357446,\n    "
-    "\"id\": \"0x1a\", \"args\": {\"correlation\": 424242, \"grid\": [1, 2, 3], "
-    "\"nested\": {\"s\": \"}]\\\"\"}}}";
+    "{\n    \"ph\": \"X\", \"cat\": \"kernel\", "
+    "\"name\": \"void gemm<\\\"f16\\\">(\xC3\xA9\\u20ac)\", "
+    "\"pid\": \"Spans\", \"tid\": 7,\n    \"ts\": 1712195495519689.047, "
+    "\"dur\": 12.77012757357446,\n    \"id\": \"0x1a\", "
+    "\"args\": {\"correlation\": 424242, \"grid\": [1, 2, 3], \"nested\": {\"s\": \"}]\\\"\"}}}";
 #define TARGET_NAME "void gemm<\"f16\">(\xC3\xA9\xE2\x82\xAC)"
 #define TARGET_ARGS "{\"correlation\": 424242, \"grid\": [1, 2, 3], \"nested\": {\"s\": \"}]\\\"\"}}"
 
