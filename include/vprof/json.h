@@ -101,12 +101,21 @@ static inline int vp_json_string(const char **pp, const char *end, vp_span *out,
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)start);
         unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
             _mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+        unsigned high = (unsigned)_mm_movemask_epi8(x);
+        /* Names of 16 to 31 bytes (most operators') too, without the call */
+        if (!m && end - start >= 32) {
+            __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(start + 16));
+            m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('"')),
+                                                         _mm_cmpeq_epi8(y, _mm_set1_epi8('\\'))))
+                << 16;
+            high |= (unsigned)_mm_movemask_epi8(y) << 16;
+        }
         if (m) {
             unsigned i = (unsigned)__builtin_ctz(m);
             if (start[i] == '"') {
                 out->p = start;
                 out->n = i;
-                *flags = ((unsigned)_mm_movemask_epi8(x) & ((1u << i) - 1)) ? VP_STR_NONASCII : 0;
+                *flags = (high & ((1u << i) - 1)) ? VP_STR_NONASCII : 0;
                 *pp = start + i + 1;
                 return VP_JSON_OK;
             }

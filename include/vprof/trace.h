@@ -22,6 +22,7 @@
 typedef struct cJSON cJSON;
 typedef struct vp_trace vp_trace;
 
+/* reader.c's parse_event clears each field by name: a new field goes there too. */
 typedef struct vp_event {
     char ph;          /* phase character, 0 when absent */
     vp_span name;     /* decoded: escapes resolved, bad UTF-8 replaced */

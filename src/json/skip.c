@@ -95,7 +95,15 @@ enum walk_state {
     A_AFTER,        /* after an element */
     W_STATES
 };
-enum { W_PUSH_OBJECT = 0x800, W_PUSH_ARRAY = 0x900, W_POP = 0xA00, W_GIVE_UP = 0xB00 };
+/* A push also says what it opens (W_ARRAY) and where it stands (W_IN_ARRAY),
+ * so that the walk needs no other copy of the state. */
+enum {
+    W_PUSH = 0x800,
+    W_ARRAY = 1,
+    W_IN_ARRAY = 2,
+    W_POP = 0xA00,
+    W_GIVE_UP = 0xB00
+};
 
 static uint16_t walk_table[W_STATES * 256];
 
@@ -107,10 +115,8 @@ __attribute__((constructor)) static void build_walk_table(void)
         unsigned after = (object ? O_AFTER : A_AFTER) << 8;
         for (unsigned c = 0; c < 256; c++) {
             unsigned e = W_GIVE_UP;
-            if (value && c == '{')
-                e = W_PUSH_OBJECT;
-            else if (value && c == '[')
-                e = W_PUSH_ARRAY;
+            if (value && (c == '{' || c == '['))
+                e = W_PUSH | (c == '[' ? W_ARRAY : 0) | (object ? 0 : W_IN_ARRAY);
             else if (value && (c == '"' || scalar_first(c)))
                 e = after;
             else if ((st == O_KEY_OR_CLOSE || st == O_KEY) && c == '"')
@@ -131,30 +137,34 @@ __attribute__((constructor)) static void build_walk_table(void)
 /* The walk over one block's structural positions (tokens); *st, *n and
  * stack (the state to return to after each open bracket) carry over
  * blocks.  Returns the position past the value's closing bracket, NULL to
- * go on with the next block, or gives up by setting *st to W_GIVE_UP. */
+ * go on with the next block, or gives up by setting *st to W_GIVE_UP.
+ * The state is replaced by the table's entry at once, the one copy of
+ * it a token costs: an action's entry holds what the action needs. */
 __attribute__((always_inline)) static inline const char *
 walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *stack, int depth)
 {
+    uint64_t s = *st;   /* 64 bits, as i: no extension a token */
     while (tokens) {
-        const char *at = base + __builtin_ctzll(tokens);
+        uint64_t i = (uint64_t)__builtin_ctzll(tokens);
         tokens &= tokens - 1;
-        unsigned e = walk_table[*st + (unsigned char)*at];
-        if (__builtin_expect(e < W_PUSH_OBJECT, 1)) {
-            *st = e;
+        s = walk_table[s + (unsigned char)base[i]];
+        if (__builtin_expect(s < W_PUSH, 1))
             continue;
-        }
-        if (e == W_POP) {
-            if (--*n == 0)
-                return at + 1;
-            *st = stack[*n];
-        } else if (e == W_GIVE_UP || depth + *n + 1 > VP_JSON_MAX_DEPTH) {
+        if (s == W_POP) {
+            if (--*n == 0) {
+                *st = (unsigned)s;
+                return base + i + 1;
+            }
+            s = stack[*n];
+        } else if (s == W_GIVE_UP || depth + *n + 1 > VP_JSON_MAX_DEPTH) {
             *st = W_GIVE_UP;   /* skip_slow words the error */
             return NULL;
         } else {
-            stack[(*n)++] = (uint16_t)(*st <= O_AFTER << 8 ? O_AFTER << 8 : A_AFTER << 8);
-            *st = e == W_PUSH_OBJECT ? O_KEY_OR_CLOSE << 8 : A_VALUE_OR_CLOSE << 8;
+            stack[(*n)++] = (uint16_t)(s & W_IN_ARRAY ? A_AFTER << 8 : O_AFTER << 8);
+            s = s & W_ARRAY ? A_VALUE_OR_CLOSE << 8 : O_KEY_OR_CLOSE << 8;
         }
     }
+    *st = (unsigned)s;
     return NULL;
 }
 
@@ -251,15 +261,15 @@ walk_tokens(const char *base, uint64_t tokens, unsigned *st, int *n, uint16_t *s
         vp_json_fact *facts = (vp_json_fact *)(void *)out->data;                                    \
         char last[64];                                                                              \
         while (p < end && budget >= 0) {                                                            \
-            size_t n = (size_t)(end - p) < 64 ? (size_t)(end - p) : 64;                             \
-            const char *block = p;                                                                  \
-            if (n < 64) {                                                                           \
+            const char *block = p, *next = p + 64;                                                  \
+            if (end - p < 64) {                                                                     \
+                size_t n = (size_t)(end - p);                                                       \
                 memcpy(last, p, n);                                                                 \
                 memset(last + n, ' ', 64 - n);                                                      \
                 block = last;                                                                       \
+                next = end;                                                                         \
             }                                                                                       \
             uint64_t opens = OPENS(block);                                                          \
-            const char *next = p + n;                                                               \
             while (opens) {                                                                         \
                 const char *at = p + __builtin_ctzll(opens);                                        \
                 opens &= opens - 1;                                                                 \

@@ -55,7 +55,11 @@ enum state {
 
 enum { STEP_NONE, STEP_EVENT };
 
-#define CARRY_STEP (64u << 10)
+/* What the carry takes of the next chunk at first: an element straddles
+ * by a few hundred bytes, and the carry's bytes are copied and get no
+ * skip facts.  Each further step doubles the carry, so a long element
+ * costs a linear copy all the same. */
+#define CARRY_STEP (4u << 10)
 
 struct vp_trace {
     vp_source *src;
@@ -291,6 +295,14 @@ static int input_error(vp_trace *t, vp_error *err, uint64_t off, const char *wha
 enum { KEY_OTHER, KEY_PH, KEY_NAME, KEY_CAT, KEY_TS, KEY_DUR, KEY_ARGS, KEY_PID, KEY_TID, KEY_ID };
 
 
+/* The name of a member that must hold a string, for messages: the key
+ * as written, as common_key and fast_key match names exactly (so the
+ * loop keeps no key). */
+static const char *key_name(int which)
+{
+    return which == KEY_PH ? "ph" : which == KEY_NAME ? "name" : "cat";
+}
+
 /* Which common member a raw key names, by its length and first byte, then
  * the rest byte by byte: about 6 instructions a key (a compare per
  * candidate name cost more, so did a switch over the key as one word). */
@@ -421,6 +433,11 @@ static inline int time_field(const char **pp, const char *end, const char *key, 
     return r;
 }
 
+/* ",\n    \"" and "{\n    \"" as the low seven bytes of a little-endian load */
+#define PRETTY_SEPARATOR                                                                          \
+    ((uint64_t)',' | (uint64_t)'\n' << 8 | (uint64_t)0x20202020 << 16 | (uint64_t)'"' << 48)
+#define PRETTY_OPENING (PRETTY_SEPARATOR - ',' + '{')
+
 /* Parses the event object at *pp ('{'). Members other than the common
  * ones are skipped structurally; keys are compared raw (Kineto never
  * escapes them, and an escaped key is simply not a common field). */
@@ -430,9 +447,19 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
     const char *p = *pp;
     const char *start = p;
     int r;
-    memset(ev, 0, sizeof *ev);
+    /* Field by field, but for raw and offset, which every event gets
+     * (done: and take_event): a memset of the struct compiles to a string
+     * store of 19 words, the cost of parsing two members. */
+    ev->ph = 0;
+    ev->name = ev->cat = ev->pid = ev->tid = ev->id = ev->args = (vp_span){0};
+    ev->ts = ev->dur = 0;
+    ev->has_ts = ev->has_dur = 0;
     *nflags = *cflags = 0;
-    p = vp_json_ws(p + 1, end);
+    /* Kineto's pretty layout opens an event with "{\n    \"" */
+    if (end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == PRETTY_OPENING)
+        p += 6;
+    else
+        p = vp_json_ws(p + 1, end);
     if (p == end)
         return VP_JSON_MORE;
     if (*p == '}') {
@@ -440,25 +467,31 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
         goto done;
     }
     for (;;) {
-        vp_span k, v;
+        vp_span v;
         unsigned klen;
         int which;
-        if (end - p >= 8 && (which = fast_key(p, &klen)) >= 0) {
-            k.p = p + 1;
-            k.n = klen - 3;
+        /* Nine bytes: the member's value side of the colon (and a space)
+         * is then inside the window, with no test. */
+        if (end - p >= 9 && (which = fast_key(p, &klen)) >= 0) {
             p += klen;
             p += *p == ' ';   /* within the eight bytes: klen is at most 7 */
+            if ((unsigned char)*p <= ' ') {
+                p = vp_json_ws(p, end);
+                if (p == end)
+                    return VP_JSON_MORE;
+            }
         } else {
             if (*p != '"')
                 return vp_json_fail_at(fail, p, end, "a member name (a string) in an event");
+            vp_span k;
             unsigned kf;
             if ((r = vp_json_member(&p, end, &k, &kf, fail)) != VP_JSON_OK)
                 return r;
             which = common_key(k);
+            p = vp_json_ws(p, end);
+            if (p == end)
+                return VP_JSON_MORE;
         }
-        p = vp_json_ws(p, end);
-        if (p == end)
-            return VP_JSON_MORE;
         switch (which) {
         case KEY_PH:
             /* "X": one byte that neither ends nor escapes the string */
@@ -476,7 +509,7 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
                         return r;
                 } else {
                     char what[48];
-                    snprintf(what, sizeof what, "a string for \"%.*s\"", (int)k.n, k.p);
+                    snprintf(what, sizeof what, "a string for \"%s\"", key_name(which));
                     return vp_json_fail_at(fail, p, end, what);
                 }
             } else {
@@ -535,6 +568,11 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
          * three bytes of one load compared */
         if (end - p >= 4 && (vp_json_load32(p) & 0xFFFFFF) == (',' | ' ' << 8 | '"' << 16)) {
             p += 2;
+            continue;
+        }
+        /* and Kineto's line break in an event, ",\n    \"": seven bytes */
+        if (end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == PRETTY_SEPARATOR) {
+            p += 6;
             continue;
         }
         p = vp_json_ws(p, end);
@@ -616,6 +654,8 @@ static void keep_meta(vp_trace *t, vp_span key, vp_span val)
 static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_json_fail *fail)
 {
     const char *p = vp_json_ws(t->p, t->end), *end = t->end;
+    const char *comma = NULL;   /* ST_ARR_NEXT: the ',' before the event taken with it */
+    uint64_t known = 0;
     int r;
     *produced = STEP_NONE;
     if (p == end)
@@ -703,13 +743,37 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         }
         if (*p != '{')
             return vp_json_fail_at(fail, p, end, "an event object '{'");
-        if ((r = take_event(t, &p, end, ev, fail)) != VP_JSON_OK)
-            return r;
+    event:
+        if ((r = take_event(t, &p, end, ev, fail)) != VP_JSON_OK) {
+            if (!comma)
+                return r;
+            /* Cut by the window, or an error: the ',' alone, as its own
+             * step, and the next step parses the event as ever. */
+            t->stats.known_skips = known;
+            fail->where = NULL;
+            fail->what[0] = 0;
+            t->st = ST_ARR_ELEM;
+            *q = comma + 1;
+            return VP_JSON_OK;
+        }
         *produced = STEP_EVENT;
         t->st = ST_ARR_NEXT;
         break;
     case ST_ARR_NEXT:
         if (*p == ',') {
+            /* The next event in the same step when it starts in the
+             * window: a step less an event.  Kineto puts ",\n  {"
+             * between events: one load instead of a whitespace scan. */
+            const char *e = end - p >= 5 && vp_json_load32(p + 1) == ('\n' | ' ' << 8 | ' ' << 16 |
+                                                                      (uint32_t)'{' << 24)
+                                ? p + 4
+                                : vp_json_ws(p + 1, end);
+            if (e < end && *e == '{') {
+                comma = p;
+                known = t->stats.known_skips;
+                p = e;
+                goto event;
+            }
             t->st = ST_ARR_ELEM;
         } else if (*p == ']') {
             t->st = t->array_form ? ST_END : ST_OBJ_NEXT;

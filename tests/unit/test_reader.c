@@ -469,6 +469,17 @@ static void test_error_messages(void **state)
                  "FILE: byte 8 (line 1, column 9): expected a string for \"ph\", found '5'");
     expect_error("[{\"name\": null}]",
                  "FILE: byte 10 (line 1, column 11): expected a string for \"name\", found 'n'");
+    /* The key as written in each of the reader's ways to a member: its
+     * eight-byte form, a space before the colon, fewer than nine bytes left. */
+    expect_error("[{\"cat\": 7}]",
+                 "FILE: byte 9 (line 1, column 10): expected a string for \"cat\", found '7'");
+    expect_error("[{\"name\" : 5}]",
+                 "FILE: byte 11 (line 1, column 12): expected a string for \"name\", found '5'");
+    expect_error("[{\"ph\":5}]",
+                 "FILE: byte 7 (line 1, column 8): expected a string for \"ph\", found '5'");
+    /* An error in an event after a ',' (taken in the comma's step) */
+    expect_error("[{\"ph\": \"X\"}, {\"ph\": 5}]",
+                 "FILE: byte 21 (line 1, column 22): expected a string for \"ph\", found '5'");
     expect_error("[{\"ts\": \"abc\"}]",
                  "FILE: byte 8 (line 1, column 9): expected a number of microseconds for "
                  "\"ts\", found \"abc\"");
@@ -661,12 +672,14 @@ static void test_bad_utf8(void **state)
     result_free(&r);
 }
 
-/* An event that exercises every field, for the straddling tests. */
+/* An event that exercises every field, for the straddling tests (with
+ * Kineto's line breaks after its '{' and between members). */
 static const char TARGET[] =
-    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void gemm<\\\"f16\\\">(\xC3\xA9\\u20ac)\", "
-    "\"pid\": \"Spans\", \"tid\": 7, \"ts\": 1712195495519689.047, \"dur\": 12.77012757357446, "
-    "\"id\": \"0x1a\", \"args\": {\"correlation\": 424242, \"grid\": [1, 2, 3], "
-    "\"nested\": {\"s\": \"}]\\\"\"}}}";
+    "{\n    \"ph\": \"X\", \"cat\": \"kernel\", "
+    "\"name\": \"void gemm<\\\"f16\\\">(\xC3\xA9\\u20ac)\", "
+    "\"pid\": \"Spans\", \"tid\": 7,\n    \"ts\": 1712195495519689.047, "
+    "\"dur\": 12.77012757357446,\n    \"id\": \"0x1a\", "
+    "\"args\": {\"correlation\": 424242, \"grid\": [1, 2, 3], \"nested\": {\"s\": \"}]\\\"\"}}}";
 #define TARGET_NAME "void gemm<\"f16\">(\xC3\xA9\xE2\x82\xAC)"
 #define TARGET_ARGS "{\"correlation\": 424242, \"grid\": [1, 2, 3], \"nested\": {\"s\": \"}]\\\"\"}}"
 
@@ -704,9 +717,10 @@ static char *build_trace(size_t at, int object_form, size_t *nfill, size_t *naft
     *nfill = i;
     vp_buf_append(&b, TARGET, sizeof TARGET - 1);
     /* After the target, a few small events and (object form) metadata. */
-    for (size_t k = 0; k < 5; k++)   /* the compact form too: "ph":"i" */
+    /* The compact form too ("ph":"i"), and Kineto's ",\n  {" */
+    for (size_t k = 0; k < 5; k++)
         vp_buf_printf(&b, k % 2 ? ",\n{\"ph\":\"i\",\"name\":\"after\",\"ts\":%zu}"
-                                : ",\n{\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}",
+                                : ",\n  {\"ph\": \"i\", \"name\": \"after\", \"ts\": %zu}",
                       1000 + k);
     *nafter = 5;
     if (object_form)
@@ -789,20 +803,25 @@ static void test_straddle_every_offset(void **state)
     }
 }
 
-/* An event larger than a chunk: a 3 MiB args string, at several offsets,
- * held in the carry across four chunks. */
+/* Events longer than the carry's first step (4 KiB, reader.c), each at
+ * several offsets: one that the carry's second step holds, one that
+ * takes a few doublings, and a 3 MiB args string held in the carry
+ * across four chunks. */
 static void test_event_larger_than_chunk(void **state)
 {
-    size_t big = 3 * VP_SOURCE_CHUNK + 333;
+    static const size_t bigs[] = {5000, 40000, 3 * VP_SOURCE_CHUNK + 333};
     static const size_t starts[] = {1, 1000, VP_SOURCE_CHUNK - 20, VP_SOURCE_CHUNK + 7};
     (void)state;
 
-    for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
+    const size_t nstarts = sizeof starts / sizeof starts[0];
+
+    for (size_t i = 0; i < nstarts * sizeof bigs / sizeof bigs[0]; i++) {
+        size_t big = bigs[i / nstarts], start = starts[i % nstarts];
         vp_buf b = {0};
         vp_buf_putc(&b, '[');
-        if (starts[s] > 1) {
+        if (start > 1) {
             vp_buf_printf(&b, "{\"name\": \"lead\", \"args\": {\"p\": \"");
-            while (b.len < starts[s] - 4)
+            while (b.len < start - 4)
                 vp_buf_putc(&b, 'l');
             vp_buf_printf(&b, "\"}}, ");
         }
@@ -852,7 +871,8 @@ static void test_many_chunks(void **state)
         vp_buf_printf(&b, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%zu\", \"pid\": %zu, "
                           "\"tid\": \"t%zu\", \"ts\": %zu.%03zu, \"dur\": %zu, \"args\": "
                           "{\"External id\": %zu, \"Input Dims\": [[%zu, 3], []]}}",
-                      n == 0 ? "" : n % 3 == 0 ? "," : ",\n", n, n % 7, n % 5, n, n % 1000, n % 97, n, n);
+                      n == 0 ? "" : n % 3 == 0 ? "," : n % 3 == 1 ? ",\n  " : ",\n", n, n % 7,
+                      n % 5, n, n % 1000, n % 97, n, n);
         for (size_t k = 0; k < n % 11; k++)
             vp_buf_putc(&b, ' ');
         n++;
