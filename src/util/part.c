@@ -10,14 +10,19 @@ static const char magic[8] = "VPART\r\n\x1a";
 
 void vp_put_u64(vp_buf *b, uint64_t v)
 {
-    unsigned char tmp[10];
-    size_t n = 0;
-    do {
-        unsigned char c = v & 0x7f;
+    /* Straight into the buffer: a partial result is mostly these (each
+     * kernel's times), and a copy through vp_buf_append cost twice the
+     * encoding. */
+    if (b->cap - b->len < 11)
+        vp_buf_reserve(b, 10);
+    unsigned char *out = (unsigned char *)b->data + b->len, *o = out;
+    while (v >= 0x80) {
+        *o++ = (unsigned char)(v | 0x80);
         v >>= 7;
-        tmp[n++] = c | (v ? 0x80 : 0);
-    } while (v);
-    vp_buf_append(b, tmp, n);
+    }
+    *o++ = (unsigned char)v;
+    *o = 0;   /* vp_buf keeps a terminator */
+    b->len += (size_t)(o - out);
 }
 
 void vp_put_i64(vp_buf *b, int64_t v)
