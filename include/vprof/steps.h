@@ -37,6 +37,10 @@ void vp_steps_free(vp_steps *s);
  * (vp_is_launch_category events with args.correlation). */
 void vp_steps_observe(vp_steps *s, const vp_event *ev);
 
+/* Whether name is a step annotation's, "ProfilerStep#N" with N a decimal
+ * number >= 0 that fits a long (and nothing after it): 1 with *number. */
+int vp_step_number(vp_span name, long *number);
+
 /* Number of distinct steps seen, and the number of the i-th (ascending). */
 size_t vp_steps_count(vp_steps *s);
 long vp_steps_number(vp_steps *s, size_t i);

@@ -22,8 +22,6 @@ static int cmp_coll_ts(const void *a, const void *b)
     return (x->end > y->end) - (x->end < y->end);
 }
 
-static const char STEP_PREFIX[] = "ProfilerStep#";
-
 /* What scan_input gathers from the events of one input. */
 typedef struct scan {
     merge *m;
@@ -43,19 +41,14 @@ static void scan_event(void *ctx, const vp_event *ev)
         in->min_ts = ev->ts;
         in->has_min = 1;
     }
-    if (sc->steps && ev->ph == 'X' && ev->name.n > sizeof STEP_PREFIX - 1 &&
-        memcmp(ev->name.p, STEP_PREFIX, sizeof STEP_PREFIX - 1) == 0 &&
-        vp_mg_name_is(ev->cat, "gpu_user_annotation")) {
-        char *e;
-        const char *d = ev->name.p + sizeof STEP_PREFIX - 1;
-        long num = strtol(d, &e, 10);
-        if (e > d && e == ev->name.p + ev->name.n) {
-            if (sc->ngsteps == sc->cap_g) {
-                sc->cap_g = sc->cap_g ? sc->cap_g * 2 : 16;
-                sc->gsteps = vp_realloc(sc->gsteps, sc->cap_g * sizeof *sc->gsteps);
-            }
-            sc->gsteps[sc->ngsteps++] = (gpu_step){num, ev->ts, vp_mg_event_end(ev)};
+    long num;
+    if (sc->steps && ev->ph == 'X' && vp_mg_name_is(ev->cat, "gpu_user_annotation") &&
+        vp_step_number(ev->name, &num)) {
+        if (sc->ngsteps == sc->cap_g) {
+            sc->cap_g = sc->cap_g ? sc->cap_g * 2 : 16;
+            sc->gsteps = vp_realloc(sc->gsteps, sc->cap_g * sizeof *sc->gsteps);
         }
+        sc->gsteps[sc->ngsteps++] = (gpu_step){num, ev->ts, vp_mg_event_end(ev)};
     }
     if (sc->m->align == ALIGN_COLLECTIVE && ev->ph == 'X' && ev->has_dur) {
         vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);

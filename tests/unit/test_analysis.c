@@ -62,6 +62,31 @@ static void test_range_parse(void **state)
     assert_int_equal(vp_step_range_parse("123456789012345678901234567890123:", &r), -1);
 }
 
+/* A step annotation's number, the one parse steps and merge use: the
+ * whole rest of the name, a long, not negative.  The text after the name
+ * (a quote in a trace) must not be read: the span ends before "9". */
+static void test_step_number(void **state)
+{
+    (void)state;
+    long n = -7;
+    const char *text = "ProfilerStep#129";
+    assert_int_equal(vp_step_number((vp_span){text, 16}, &n), 1);
+    assert_int_equal(n, 129);
+    assert_int_equal(vp_step_number((vp_span){text, 15}, &n), 1);
+    assert_int_equal(n, 12);
+    assert_int_equal(vp_step_number((vp_span){text, 14}, &n), 1);
+    assert_int_equal(n, 1);
+    assert_int_equal(vp_step_number((vp_span){"ProfilerStep#0", 14}, &n), 1);
+    assert_int_equal(n, 0);
+    assert_int_equal(vp_step_number((vp_span){"ProfilerStep#9223372036854775807", 32}, &n), 1);
+    assert_int_equal(n, 9223372036854775807L);
+    static const char *const refused[] = {"ProfilerStep#", "ProfilerStep#-1", "ProfilerStep#5x",
+                                          "ProfilerStep#9223372036854775808", "ProfilerStep*",
+                                          "ProfilerStep#1.5", "profilerStep#1", "Step#1"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        assert_int_equal(vp_step_number((vp_span){refused[i], strlen(refused[i])}, &n), 0);
+}
+
 /* Makes an X event; the strings must outlive its use. */
 static vp_event event(const char *name, const char *cat, int64_t ts_us, int64_t dur_us,
                       const char *args)
@@ -663,6 +688,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_range_parse),
+        cmocka_unit_test(test_step_number),
         cmocka_unit_test(test_steps_select),
         cmocka_unit_test(test_steps_correlation),
         cmocka_unit_test(test_steps_merge_and_names),
