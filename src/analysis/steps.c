@@ -83,21 +83,27 @@ void vp_steps_free(vp_steps *s)
 
 static const char STEP_PREFIX[] = "ProfilerStep#";
 
+/* Whether name starts as a step annotation's, whatever follows. */
+static int step_prefixed(vp_span name)
+{
+    const size_t n = sizeof STEP_PREFIX - 1;
+    return name.n > n && name.p[0] == 'P' && memcmp(name.p, STEP_PREFIX, n) == 0;
+}
+
 int vp_step_number(vp_span name, long *number)
 {
     const size_t n = sizeof STEP_PREFIX - 1;
-    return name.n > n && name.p[0] == 'P' && memcmp(name.p, STEP_PREFIX, n) == 0 &&
-           parse_long(name.p + n, name.p + name.n, number) == 0 && *number >= 0;
+    return step_prefixed(name) && parse_long(name.p + n, name.p + name.n, number) == 0 &&
+           *number >= 0;
 }
 
 void vp_steps_observe(vp_steps *s, const vp_event *ev)
 {
     if (ev->ph != 'X' || !ev->has_ts)
         return;
-    long number;
-    if (ev->name.n > sizeof STEP_PREFIX - 1 && ev->name.p[0] == 'P' &&
-        memcmp(ev->name.p, STEP_PREFIX, sizeof STEP_PREFIX - 1) == 0 &&
+    if (step_prefixed(ev->name) &&
         !(ev->cat.n == 19 && memcmp(ev->cat.p, "gpu_user_annotation", 19) == 0)) {
+        long number;
         if (!vp_step_number(ev->name, &number))
             return;
         if (s->n == s->cap) {

@@ -433,10 +433,19 @@ static inline int time_field(const char **pp, const char *end, const char *key, 
     return r;
 }
 
-/* ",\n    \"" and "{\n    \"" as the low seven bytes of a little-endian load */
+/* Kineto's pretty layout, ",\n    \"" between an event's members and
+ * "{\n    \"" opening it: seven bytes, the low ones of a little-endian
+ * load (pretty_at). */
 #define PRETTY_SEPARATOR                                                                          \
     ((uint64_t)',' | (uint64_t)'\n' << 8 | (uint64_t)0x20202020 << 16 | (uint64_t)'"' << 48)
 #define PRETTY_OPENING (PRETTY_SEPARATOR - ',' + '{')
+/* ",\n  {" between events: the four bytes after the ',' */
+#define PRETTY_EVENT_GAP ((uint32_t)'\n' | (uint32_t)' ' << 8 | (uint32_t)' ' << 16 | (uint32_t)'{' << 24)
+
+static inline int pretty_at(const char *p, const char *end, uint64_t seven)
+{
+    return end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == seven;
+}
 
 /* Parses the event object at *pp ('{'). Members other than the common
  * ones are skipped structurally; keys are compared raw (Kineto never
@@ -456,7 +465,7 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
     ev->has_ts = ev->has_dur = 0;
     *nflags = *cflags = 0;
     /* Kineto's pretty layout opens an event with "{\n    \"" */
-    if (end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == PRETTY_OPENING)
+    if (pretty_at(p, end, PRETTY_OPENING))
         p += 6;
     else
         p = vp_json_ws(p + 1, end);
@@ -571,7 +580,7 @@ static int parse_event(vp_trace *t, const char **pp, const char *end, vp_event *
             continue;
         }
         /* and Kineto's line break in an event, ",\n    \"": seven bytes */
-        if (end - p >= 8 && (vp_json_load64(p) & 0xFFFFFFFFFFFFFFULL) == PRETTY_SEPARATOR) {
+        if (pretty_at(p, end, PRETTY_SEPARATOR)) {
             p += 6;
             continue;
         }
@@ -764,8 +773,7 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
             /* The next event in the same step when it starts in the
              * window: a step less an event.  Kineto puts ",\n  {"
              * between events: one load instead of a whitespace scan. */
-            const char *e = end - p >= 5 && vp_json_load32(p + 1) == ('\n' | ' ' << 8 | ' ' << 16 |
-                                                                      (uint32_t)'{' << 24)
+            const char *e = end - p >= 5 && vp_json_load32(p + 1) == PRETTY_EVENT_GAP
                                 ? p + 4
                                 : vp_json_ws(p + 1, end);
             if (e < end && *e == '{') {
