@@ -6,7 +6,7 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+REPO = os.environ.get("VPROF_REPO") or os.path.dirname(os.path.dirname(HERE))
 SHARED = os.environ.get("VPROF_SHARED") or os.path.join(REPO, "..", "shared")
 HTA = os.path.join(SHARED, "fixtures", "real", "hta")
 DATA = os.path.join(REPO, "tests", "data", "hta")
