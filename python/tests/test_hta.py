@@ -118,9 +118,14 @@ def test_idle_time_breakdown(vprof_bin, s):
 @pytest.mark.parametrize("s", list(DIRS))
 @pytest.mark.parametrize("which", ["queue_length_summary.csv", "memory_bw_summary.csv"])
 def test_counters(vprof_bin, s, which):
+    lines = open(os.path.join(ORACLE, s, which)).read().splitlines() \
+        if os.path.exists(os.path.join(ORACLE, s, which)) else []
+    if len(lines) == 2:   # HTA's frame without rows (copies, none with a bandwidth)
+        cols = list(zip(lines[0].split(",")[1:], lines[1].split(",")[1:]))
+        mine = analyzer(s).get_memory_bw_summary()
+        assert mine is not None and mine.empty and list(mine.columns) == cols
+        return
     want = oracle(s, which, header=[0, 1], index_col=[0, 1])
-    if which.startswith("memory") and s in ("amd_trace", "mtia_inference_trace"):
-        pytest.xfail("vprof's bandwidth table is empty on this set where HTA's is not: not yet explained")
     ta = analyzer(s)
     mine = ta.get_queue_length_summary() if which.startswith("queue") else ta.get_memory_bw_summary()
     assert list(mine.index.names) == list(want.index.names)
@@ -139,12 +144,20 @@ def test_cuda_kernel_launch_stats(vprof_bin, s):
         equal(mine, want.sort_values("correlation", kind="stable", ignore_index=True))
 
 
+# The overlaid trace vprof writes for these two patterns of df_index_resolver
+# (53 MB) takes over a minute on a loaded 2-core machine: VPROF_TEST_SLOW=1
+# includes them (ctest hta.sequences compares their tables every run).
+SLOW = {"CompiledFunction", "autograd::engine::evaluate_function: CompiledFunctionBackward"}
+
+
 def sequence_cases():
     out = []
     for s in exact_sets():
         ops = os.path.join(ORACLE, s, "frequent_sequences_ops.csv")
         if os.path.exists(ops):
             for r in pd.read_csv(ops).itertuples():
+                if r.operator_name in SLOW and os.environ.get("VPROF_TEST_SLOW") != "1":
+                    continue
                 out.append((s, r.file, r.operator_name, int(r.rank)))
     return out or [pytest.param(None, None, None, None, marks=pytest.mark.skip("no ../shared"))]
 

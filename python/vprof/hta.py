@@ -346,14 +346,23 @@ class TraceAnalysis:
     def _describe(self, table, key, value):
         """A vprof counters summary as HTA's groupby().describe() frame."""
         t = self._frames("counters", table)
-        if t is None or t.empty:
-            return None
         stats = ["count", "mean", "std", "min", "25%", "50%", "75%", "max"]
+        if t is None or t.empty:
+            # HTA: None without the events (no launches, no copies); an
+            # empty frame where copies exist but none has a bandwidth.
+            if value != "memory_bw_gbps" or not self._has_memory_kernels():
+                return None
+            index = pd.MultiIndex.from_arrays([[], []], names=["rank", key])
+            return pd.DataFrame({(value, s): pd.Series([], dtype="float64") for s in stats}, index=index)
         mine = ["Count", "Mean", "Std", "Min", "25%", "50%", "75%", "Max"]
         keycol = "Stream" if key == "stream" else "Name"
         index = pd.MultiIndex.from_arrays([t["Rank"].astype("int64"), t[keycol]], names=["rank", key])
         data = {(value, s): t[m].astype("float64").values for s, m in zip(stats, mine)}
         return pd.DataFrame(data, index=index)
+
+    def _has_memory_kernels(self):
+        k = self._frames("kernels", "kernels", include="memcpy,memset")
+        return k is not None and any(kernel_type(n) == "MEMORY" for n in k["Name"])
 
     def get_queue_length_summary(self, ranks=None):
         """HTA's describe() of the queue length per rank and stream (None when empty)."""
