@@ -126,7 +126,8 @@ def test_errors_carry_message_and_status(vprof_bin, tmp_path):
 
 
 def test_a_gate_that_fails_is_a_result(vprof_bin):
-    df = vprof.check(R0, fail_if=["step.median > 1ms", "step.median > 1000s"])
+    with pytest.warns(vprof.VprofWarning, match="gate failed: step.median > 1ms"):
+        df = vprof.check(R0, fail_if=["step.median > 1ms", "step.median > 1000s"])
     assert df.attrs["exit_status"] == 1
     assert df["Result"].tolist() == ["FAIL", "pass"]
 

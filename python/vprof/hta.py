@@ -87,6 +87,7 @@ class TraceAnalysis:
         if not files:
             raise ValueError(f"no trace files (.json, .gz) in {trace_dir!r}")
         self.include_last_profiler_step = include_last_profiler_step
+        self._runs = {}     # vprof's output per command line
         # One pass over every file: its rank and its steps (vprof -v says both).
         doc, _, err = run_json("steps", ["--per-rank", "-v", "--"] + files, keep_stderr=True)
         self.ranks = {}     # rank -> file
@@ -109,7 +110,7 @@ class TraceAnalysis:
 
     # -- running vprof --------------------------------------------------------
 
-    def _frames(self, command, table, files=None, **opts):
+    def _frames(self, command, table, files=None, cache=True, **opts):
         """The table of `vprof COMMAND` over the trace files, the last step
         dropped where HTA drops it: one DataFrame, files run in groups."""
         out = []
@@ -126,7 +127,11 @@ class TraceAnalysis:
                     args += ["--" + k.replace("_", "-"), str(v)]
             if drop:
                 args += ["--steps", ":-1"]
-            doc, status = run_json(command, args + ["--"] + fs)
+            # One run per command line: HTA too reads the traces once.
+            key = (command,) + tuple(args) + ("--",) + tuple(fs)
+            if key not in self._runs or not cache:
+                self._runs[key] = run_json(command, args + ["--"] + fs)
+            doc, status = self._runs[key]
             if table in doc.get("tables", {}):
                 df = tables(doc, status, table)
                 if "Rank" not in df.columns and len(fs) == 1:
@@ -432,7 +437,7 @@ class TraceAnalysis:
         os.makedirs(output_dir, exist_ok=True)
         out = os.path.join(output_dir, "overlaid_" + os.path.basename(f))
         # HTA's table lists every pattern; its overlay marks the top_k.
-        self._frames("sequences", "sequences", files=[f], op=operator_name,
+        self._frames("sequences", "sequences", files=[f], cache=False, op=operator_name,
                      min_len=min_pattern_len, top=top_k, trace_out=out)
         t = self._frames("sequences", "sequences", files=[f], op=operator_name,
                          min_len=min_pattern_len)
