@@ -69,8 +69,16 @@ def equal(mine, want, s=None):
                                   check_dtype=s not in INT_DTYPES)
 
 
-def exact_sets():
-    return [s for s in DIRS if s not in FRACTIONAL]
+# Where HTA's rounding of fractional timestamps changes a method's numbers;
+# elsewhere on those sets (no communication: NaN overlap; no launches) the
+# method is compared too.
+ROUNDED = {"get_comm_comp_overlap": {"nccl_parser_config"},
+           "get_cuda_kernel_launch_stats": {"mtia_inference_trace", "nccl_parser_config",
+                                            "ns_resolution_trace"}}
+
+
+def exact_sets(method=None):
+    return [s for s in DIRS if s not in (ROUNDED[method] if method in ROUNDED else FRACTIONAL)]
 
 
 @pytest.mark.parametrize("s", exact_sets())
@@ -104,7 +112,7 @@ def test_kernel_type_df(vprof_bin, s):
     equal(mine, want, s)
 
 
-@pytest.mark.parametrize("s", exact_sets())
+@pytest.mark.parametrize("s", exact_sets("get_comm_comp_overlap"))
 def test_comm_comp_overlap(vprof_bin, s):
     equal(analyzer(s).get_comm_comp_overlap(visualize=False), oracle(s, "comm_comp_overlap.csv"), s)
 
@@ -142,7 +150,7 @@ def test_counters(vprof_bin, s, which):
     pd.testing.assert_frame_equal(mine, want, check_index_type=False, check_exact=False, rtol=1e-12)
 
 
-@pytest.mark.parametrize("s", exact_sets())
+@pytest.mark.parametrize("s", exact_sets("get_cuda_kernel_launch_stats"))
 def test_cuda_kernel_launch_stats(vprof_bin, s):
     ta = analyzer(s)
     got = ta.get_cuda_kernel_launch_stats(ranks=sorted(ta.ranks), visualize=False)
