@@ -16,6 +16,8 @@ R0 = os.path.join(DATA, "trace_filter_rank-0.json.gz")
 R1 = os.path.join(DATA, "trace_filter_rank-1.json.gz")
 SYNC = os.path.join(DATA, "event_sync_trace.json.gz")
 AMD = os.path.join(DATA, "amd_trace.json.gz")
+MEMSNAP = os.path.join(DATA, "..", "memsnap", "t24_cs336_small_from_start.pickle")
+LLAMA = os.path.join(DATA, "..", "models", "llama-3-8b.json")
 
 # (function, paths, options, table): each compared with `vprof ... -f csv --table`.
 CASES = [
@@ -36,6 +38,9 @@ CASES = [
     ("steps", [R0], {"idle": True}, "idle"),
     ("steps", [R0, R1], {"per_rank": True}, "steps"),
     ("summary", [R0, R1], {}, "gpu_time"),
+    ("memory", [MEMSNAP], {}, "peak"),
+    ("mfu", [], {"model": LLAMA, "seq_len": 8192}, "flops"),
+    ("diff", [R0, R1], {}, "kernels"),
 ]
 
 
