@@ -124,7 +124,7 @@ static int is_sync_call(const vp_event *ev)
                span_is(ev->name, "AscendCL@aclrtSynchronizeDevice") ||
                span_is(ev->name, "AscendCL@aclrtSynchronizeEvent") ||
                span_is(ev->name, "AscendCL@aclrtMemcpy");
-    if (!(span_is(ev->cat, "cuda_runtime") || span_is(ev->cat, "Runtime")))
+    if (vp_event_kind(ev->cat, ev->name) != VP_EV_RUNTIME)
         return 0;
     return span_is(ev->name, "cudaStreamSynchronize") || span_is(ev->name, "cudaDeviceSynchronize") ||
            span_is(ev->name, "cudaEventSynchronize") || span_is(ev->name, "cudaMemcpy");
@@ -150,8 +150,8 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *sv = cJSON_GetObjectItemCaseSensitive(meta, "schemaVersion");
     if (!r->schema && cJSON_IsNumber(sv) && sv->valuedouble >= 1)
         r->schema = (long)sv->valuedouble;
-    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
-    if (!cJSON_IsArray(dp) || r->device[0])
+    const cJSON *dp = vp_meta_devices(meta, NULL);
+    if (!dp || r->device[0])
         return;
     r->dp_seen = 1;
     r->listed = cJSON_GetArraySize(dp);
@@ -159,13 +159,8 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *name = first ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
     if (cJSON_IsString(name))
         snprintf(r->device, sizeof r->device, "%s", name->valuestring);
-    const cJSON *major = first ? cJSON_GetObjectItemCaseSensitive(first, "computeMajor") : NULL;
-    const cJSON *minor = first ? cJSON_GetObjectItemCaseSensitive(first, "computeMinor") : NULL;
-    if (cJSON_IsNumber(major) && major->valuedouble >= 0 && major->valuedouble < 100) {
-        r->cc_major = (int)major->valuedouble;
-        r->cc_minor = cJSON_IsNumber(minor) && minor->valuedouble >= 0 && minor->valuedouble < 100
-                          ? (int)minor->valuedouble : 0;
-    }
+    if (first)
+        vp_meta_device_cc(first, &r->cc_major, &r->cc_minor);
 }
 
 /* Counts device of rank as one that ran GPU work, once. */
