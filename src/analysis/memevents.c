@@ -401,9 +401,20 @@ void vp_mem_device_name(int type, int id, char *buf, size_t n)
         snprintf(buf, n, "type%d:%d", type, id);
 }
 
+/* A raw pid or tid equal to text, the quotes of either aside: torch
+ * 1.8-1.10 write a [memory] event's tid as a number and the ops' as a
+ * string. */
 static int span_is(vp_span s, const char *text)
 {
     size_t n = strlen(text);
+    if (n >= 2 && text[0] == '"' && text[n - 1] == '"') {
+        text++;
+        n -= 2;
+    }
+    if (s.p && s.n >= 2 && s.p[0] == '"' && s.p[s.n - 1] == '"') {
+        s.p++;
+        s.n -= 2;
+    }
     return s.p ? s.n == n && memcmp(s.p, text, n) == 0 : n == 0;
 }
 

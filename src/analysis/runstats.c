@@ -311,7 +311,7 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
         read_device_properties(r, vp_trace_meta(p.pass.trace));
         account(r, &p.w, 1, &f, p.pass.rank, -1, o);
         /* account selected the steps */
-        vp_run_calls_end(f.calls, p.pass.rank, o->steps_given ? p.w.steps : NULL, p.w.steps);
+        vp_run_calls_end(&r->calls, f.calls, p.pass.rank, o->steps_given ? p.w.steps : NULL, &p.w);
     } else {
         vp_run_calls_free_file(f.calls);
     }
