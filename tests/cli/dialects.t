@@ -32,6 +32,14 @@ cpu_bound  13.4 ms  100.0%
 note: window 1621401187223358..1621401187236768 us (1 annotation instances); graph 496 nodes, 494 edges; path 224 nodes, 223 edges, 112 events, 13395 us. Empty Bound By: dependency and sync edges (0 time)
 END
 
+case_ 'summary --critical-path: the old dialect'"'"'s step is CPU-bound, as with today'"'"'s names (was GPU-bound)'
+vp summary --critical-path --table step_bound new.json
+cp "$OUT_STDOUT" new.out
+vp summary --critical-path --table step_bound "$OLD"
+expect_status 0
+expect_stdout_file new.out
+expect_stdout_has 'cpu_bound'
+
 case_ 'summary: computeProperties names the accelerator (was "-")'
 vp summary --table run "$OLD"
 expect_status 0
