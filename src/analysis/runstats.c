@@ -250,6 +250,7 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
         if (d->type == 0)
             continue;  /* the CPU allocator */
         r->have_mem = 1;
+        r->mem_replayed |= d->replayed > 0;
         if (d->peak_alloc.allocated > r->peak_alloc)
             r->peak_alloc = d->peak_alloc.allocated;
         if (d->peak_reserved.reserved > r->peak_reserved)
@@ -494,7 +495,8 @@ void vp_run_finish(vp_run *r)
     }
     if (r->have_mem) {
         vp_run_set(r, "memory.peak_allocated", (double)r->peak_alloc);
-        vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
+        if (!r->mem_replayed)   /* else unknown: not the 0 it holds */
+            vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
     }
     vp_run_calls_finish(r);
     if (r->nk)
@@ -560,7 +562,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
         vp_put_i64(b, r->rank_ids[i]);
         vp_put_i64(b, r->rank_compute[i]);
     }
-    vp_put_u64(b, (uint64_t)r->have_mem);
+    vp_put_u64(b, (uint64_t)r->have_mem | (uint64_t)r->mem_replayed << 1);   /* bit 1: version 9 */
     vp_put_i64(b, r->peak_alloc);
     vp_put_i64(b, r->peak_reserved);
     vp_put_u64(b, (uint64_t)r->ascend);
@@ -634,8 +636,11 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         r->rank_compute[r->nranks] = 0;
         add_amount(&d, &r->rank_compute[r->nranks++], vp_get_i64(&d));
     }
-    if (vp_get_u64(&d))
-        r->have_mem = 1;
+    uint64_t mem = vp_get_u64(&d);
+    if (mem > 3)
+        d.bad = 1;
+    r->have_mem |= (int)(mem & 1);
+    r->mem_replayed |= (int)(mem >> 1 & 1);
     int64_t pa = vp_get_i64(&d), pr = vp_get_i64(&d);
     if (pa > r->peak_alloc)
         r->peak_alloc = pa;

@@ -51,6 +51,8 @@ struct vp_run {
     long *rank_ids;          /* per file: distributedInfo.rank, the file name, or position */
     size_t nranks;
     int have_mem;
+    int mem_replayed;        /* a GPU's [memory] events had Bytes alone (torch 1.8-1.10):
+                              * its allocated replayed, its reserved unknown */
     int64_t peak_alloc, peak_reserved;
     int ascend;              /* a file was an Ascend profile (its tracks were seen) */
     char *untimed;           /* the directory of the first rank read from kernel_details.csv

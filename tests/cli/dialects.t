@@ -110,3 +110,12 @@ expect_stdout_has 'cudaDeviceSynchronize: 93.7% of the program'"'"'s runtime API
 expect_stdout_has '(2404000 ns) in 3 calls; left out as the profiler'"'"'s edges (vprof api counts them): 4'
 expect_stdout_has 'calls before the first launch (19.6 s), 3 calls after the last launch (5.68 ms), the'
 expect_stdout_has 'most cudaDeviceGetStreamPriorityRange: 1 call, 19.6 s'
+
+case_ 'summary: the replayed peak, and no Reserved it does not know'
+# dialects_expect.py memory: cuda:0 peaks at 2791636480 B
+vp summary -f csv --table memory "$R50"
+expect_status 0
+expect_stdout <<'END'
+Peak Allocated (B),Peak Reserved (B)
+2791636480,
+END
