@@ -8,12 +8,14 @@
  *
  * A runtime or driver call (vp_is_launch_category) of a trace is, by its
  * start, the first that holds:
+ *   OUTSIDE_STEPS   with --steps: it starts in none of the counted steps
+ *                   (vprof api --steps leaves it out too);
  *   BEFORE_LAUNCH   it starts before the first call that launched GPU work
  *                   of the trace (work queued before the trace began is not
  *                   the trace's first launch);
  *   AFTER_LAUNCH    it starts after the last such call ended;
  *   OUTSIDE_STEPS   the trace has ProfilerStep#N windows and it starts in
- *                   none of them (in none of the counted ones with --steps);
+ *                   none of them;
  *   PROGRAM         else.
  * Per call name, the time and calls of each; summary's api_share reads the
  * program's alone and says what it left out. */

@@ -44,7 +44,8 @@ typedef struct vp_call_facts {
     double prog_pct;
     int64_t prog_total, prog_calls;
     int64_t edge_time[VP_EDGE_COUNT], edge_calls[VP_EDGE_COUNT];   /* every name's */
-    char edge_top[128];             /* the name with the most time left out */
+    int64_t edges_left;             /* calls left out that vprof api counts */
+    char edge_top[128];             /* the non-launch name with the most time left out */
     int64_t edge_top_time, edge_top_calls;
 } vp_call_facts;
 

@@ -71,16 +71,19 @@ void vp_calledges_file_observe(vp_calledges *e, vp_calledges_file *f, const vp_e
 int vp_calledge_of(int64_t ts, int has_launch, int64_t first_launch, int64_t last_launch_end,
                    vp_steps *steps, int counted_only)
 {
+    int64_t a, b;
+    /* --steps: what the counted steps leave out, vprof api leaves out too */
+    if (counted_only && vp_steps_count(steps) > 0) {
+        long at = vp_steps_at(steps, ts);
+        if (at < 0 || vp_steps_window(steps, (size_t)at, &a, &b) != 1)
+            return VP_EDGE_OUTSIDE_STEPS;
+    }
     if (has_launch && ts < first_launch)
         return VP_EDGE_BEFORE_LAUNCH;
     if (has_launch && ts >= last_launch_end)
         return VP_EDGE_AFTER_LAUNCH;
-    if (steps && vp_steps_count(steps) > 0) {
-        long at = vp_steps_at(steps, ts);
-        int64_t a, b;
-        if (at < 0 || (counted_only && vp_steps_window(steps, (size_t)at, &a, &b) != 1))
-            return VP_EDGE_OUTSIDE_STEPS;
-    }
+    if (steps && vp_steps_count(steps) > 0 && vp_steps_at(steps, ts) < 0)
+        return VP_EDGE_OUTSIDE_STEPS;
     return VP_EDGE_PROGRAM;
 }
 

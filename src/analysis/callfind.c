@@ -47,12 +47,14 @@ void vp_call_facts_edges(const vp_calledges *e, vp_call_facts *out)
         grand += v->time[VP_EDGE_PROGRAM];
         int64_t left = 0, left_calls = 0;
         for (int k = VP_EDGE_PROGRAM + 1; k < VP_EDGE_COUNT; k++) {
+            if (k == VP_EDGE_OUTSIDE_STEPS && out->in_steps)
+                continue;   /* --steps: vprof api does not count them either */
             out->edge_time[k] += v->time[k];
             out->edge_calls[k] += v->calls[k];
             left += v->time[k];
             left_calls += v->calls[k];
         }
-        if (left_calls && left > out->edge_top_time) {
+        if (left_calls && left > out->edge_top_time && !strstr(name, "Launch")) {
             snprintf(out->edge_top, sizeof out->edge_top, "%.*s", (int)len, name);
             out->edge_top_time = left;
             out->edge_top_calls = left_calls;
@@ -67,6 +69,8 @@ void vp_call_facts_edges(const vp_calledges *e, vp_call_facts *out)
         }
     }
     out->prog_pct = grand > 0 && best >= 0 ? 100.0 * (double)best / (double)grand : 0.0;
+    for (int k = VP_EDGE_PROGRAM + 1; k < VP_EDGE_COUNT; k++)
+        out->edges_left += out->edge_calls[k];
 }
 
 /* What to do about a call that holds the host, by what it is. */
@@ -101,10 +105,7 @@ static void edge_evidence(const vp_call_facts *c, const char *where, vp_finding 
                      "%s: %.1f%% of the program's runtime API time %s, %s (%lld ns) in %lld "
                      "calls", c->prog_api, c->prog_pct, where, t, (long long)c->prog_total,
                      (long long)c->prog_calls);
-    int64_t left = 0;
-    for (int e = VP_EDGE_PROGRAM + 1; e < VP_EDGE_COUNT; e++)
-        left += c->edge_calls[e];
-    if (left == 0 || k < 0 || (size_t)k >= sizeof f->evidence)
+    if (k < 0 || (size_t)k >= sizeof f->evidence)
         return;
     k += snprintf(f->evidence + k, sizeof f->evidence - (size_t)k,
                   "; left out as the profiler's edges (vprof api counts them):");
@@ -118,7 +119,7 @@ static void edge_evidence(const vp_call_facts *c, const char *where, vp_finding 
                       vp_calledge_name(e), t);
         sep = ", ";
     }
-    if ((size_t)k < sizeof f->evidence) {
+    if (c->edge_top[0] && (size_t)k < sizeof f->evidence) {
         vp_human_ns(t, sizeof t, (double)c->edge_top_time);
         snprintf(f->evidence + k, sizeof f->evidence - (size_t)k, ", the most %s: %lld call%s, %s",
                  c->edge_top, (long long)c->edge_top_calls, c->edge_top_calls == 1 ? "" : "s", t);
@@ -146,7 +147,7 @@ size_t vp_call_findings(const vp_call_facts *c, const vp_threshold *th, vp_findi
                  (long long)c->launch_bound, (long long)c->launches, where, share,
                  (long long)c->short_gpu);
     }
-    if (c->have_edges) {
+    if (c->have_edges && c->edges_left) {
         if (c->prog_api[0] && c->prog_pct > vp_threshold_get(th, "api_share") &&
             (f = vp_finding_add(out, &n, max, "api_share", api_advice(c->prog_api))))
             edge_evidence(c, where, f);
