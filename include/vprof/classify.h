@@ -37,9 +37,54 @@ const char *vp_kclass_name(vp_kclass c);
  * NULL. */
 vp_kclass vp_npu_classify(const char *type, size_t tn, const char *name, size_t n);
 
+/* What a trace event is, for every Kineto dialect and back end: the one
+ * place that reads categories (docs/trace-input.md, "Dialects").
+ *
+ *   kind              today's Kineto          torch 1.8-1.10     other back ends
+ *   CPU_OP            cpu_op                  Operator
+ *   ANNOTATION        user_annotation         (Operator)
+ *   GPU_ANNOTATION    gpu_user_annotation
+ *   PYTHON            python_function
+ *   RUNTIME           cuda_runtime            Runtime            hip/xpu/mtia/privateuse1_runtime
+ *   DRIVER            cuda_driver                                *_driver
+ *   KERNEL            kernel                  Kernel             mtia_ccp_events
+ *   MEMCPY, MEMSET    gpu_memcpy, gpu_memset  Memcpy, Memset
+ *   SYNC              cuda_sync
+ *   MEMORY            [memory] instants, whatever their category (cpu_instant_event
+ *                     today, none in torch 1.8-1.10)
+ *
+ * ROCm traces use the CUDA names (HIP calls under cuda_runtime) or the
+ * *_runtime form.  A ProfilerStep#N is an op or annotation by category; its
+ * name makes it a step (vp_step_number). */
+typedef enum vp_ev_kind {
+    VP_EV_OTHER = 0,      /* flows, metadata, the Trace span, categories not known */
+    VP_EV_CPU_OP,
+    VP_EV_ANNOTATION,
+    VP_EV_GPU_ANNOTATION,
+    VP_EV_PYTHON,
+    VP_EV_RUNTIME,
+    VP_EV_DRIVER,
+    VP_EV_KERNEL,
+    VP_EV_MEMCPY,
+    VP_EV_MEMSET,
+    VP_EV_SYNC,
+    VP_EV_MEMORY,
+} vp_ev_kind;
+
+vp_ev_kind vp_event_kind(vp_span cat, vp_span name);
+
+/* CPU_OP or ANNOTATION: what the op tables, steps and the critical
+ * path's call stacks read as operators. */
+int vp_ev_is_op(vp_ev_kind k);
+
 /* True for CPU-side events that launch GPU work and carry the CUDA
- * correlation id in args (cuda_runtime, cuda_driver, Runtime, and the
- * *_runtime categories of other back ends). */
+ * correlation id in args: RUNTIME and DRIVER. */
 int vp_is_launch_category(vp_span cat);
+
+/* Whether a CPU op is a node of the autograd engine, the backward pass:
+ * autograd::engine::evaluate_function: wrappers (torch >= 1.11), and the
+ * nodes themselves as torch 1.8-1.10 record them on the autograd thread
+ * (CudnnConvolutionBackward, ReluBackward1, torch::autograd::AccumulateGrad). */
+int vp_is_autograd_op(vp_span name);
 
 #endif

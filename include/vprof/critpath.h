@@ -54,6 +54,7 @@ typedef struct vp_cp_row {
     int32_t device;          /* args.device, -1 */
     int32_t partner;         /* row of the correlated CPU call / GPU event, -1 */
     int8_t icorr;            /* HTA's index_correlation sign: -1, 0, or 1 (partner set) */
+    uint8_t kind;            /* vp_ev_kind (vprof/classify.h) */
     uint32_t name, cat;      /* interned */
 } vp_cp_row;
 

@@ -35,6 +35,13 @@ typedef struct vp_mem_device {
     char *peak_op;               /* the CPU op at peak_alloc, once a caller found it
                                   * (vp_op_finder); freed with the rest */
     vp_mem_point *points;        /* the events kept (vp_memevents_new's keep_points) */
+    /* Events without Total Allocated and Total Reserved (torch 1.8-1.10
+     * write Bytes only): their allocated is the running sum of the
+     * device's Bytes in file order, from 0 where the trace begins (what
+     * was allocated before the profiler started is not seen), their
+     * reserved -1 (unknown). */
+    uint64_t replayed;
+    int64_t running;
     size_t npoints, cap;
 } vp_mem_device;
 
@@ -90,7 +97,7 @@ void vp_memevents_free(vp_memevents *m);
  * (ts, then Ev Idx) winning a tie; the latest event last, a later input
  * winning a tie; OOMs in input order.  Merge before vp_memevents_finish;
  * -1 with err set when the partial is damaged. */
-#define VP_MEMEVENTS_PART_VERSION 2
+#define VP_MEMEVENTS_PART_VERSION 3
 void vp_memevents_save(const vp_memevents *m, vp_buf *out);
 int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err);
 

@@ -78,6 +78,14 @@ int vp_trace_next(vp_trace *t, vp_event *ev, vp_error *err);
  * them after the events.  Never NULL. */
 const cJSON *vp_trace_meta(vp_trace *t);
 
+/* The accelerators the metadata lists: the deviceProperties array, or the
+ * computeProperties one of torch 1.8's traces; NULL when neither is there.
+ * *key (may be NULL) gets the member's name. */
+const cJSON *vp_meta_devices(const cJSON *meta, const char **key);
+/* A listed device's compute capability (computeMajor and computeMinor, or
+ * computeProperties' major and minor): 1 with them, 0 when absent. */
+int vp_meta_device_cc(const cJSON *dev, int *major, int *minor);
+
 /* A top-level integer read exactly from the text (cJSON's doubles lose
  * digits beyond 2^53: baseTimeNanoseconds is about 1.7e18).  A quoted
  * number counts. 1 when found, 0 when absent or not an integer. */

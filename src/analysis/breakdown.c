@@ -52,24 +52,19 @@ static int starts_with(vp_span s, const char *lit, size_t n)
 void vp_breakdown_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *ev)
 {
     (void)w;
-    if (gpu_index >= 0 || ev->ph != 'X' || !ev->has_ts || !ev->has_dur || ev->name.n < 14)
+    if (gpu_index >= 0 || ev->ph != 'X' || !ev->has_ts || !ev->has_dur || ev->name.n < 9)
         return;
     phases *ph = ((vp_breakdown *)ctx)->phases;
     int64_t a = ev->ts, b = ev->ts + ev->dur;
-    switch (ev->name.p[0]) {
-    case 'e':
+    if (ev->name.p[0] == 'e' && starts_with(ev->name, "enumerate(DataLoader)", 21)) {
         /* enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ */
-        if (starts_with(ev->name, "enumerate(DataLoader)", 21))
-            vp_ivset_add(&ph->data, a, b);
-        break;
-    case 'O':
-        if (starts_with(ev->name, "Optimizer.step#", 15))
-            vp_ivset_add(&ph->opt, a, b);
-        break;
-    case 'a':
-        if (starts_with(ev->name, "autograd::engine::evaluate_function:", 36))
-            vp_ivset_add(&ph->bwd, a, b);
-        break;
+        vp_ivset_add(&ph->data, a, b);
+    } else if (ev->name.p[0] == 'O' && starts_with(ev->name, "Optimizer.step#", 15)) {
+        vp_ivset_add(&ph->opt, a, b);
+    } else if (vp_is_autograd_op(ev->name) && vp_event_kind(ev->cat, ev->name) == VP_EV_CPU_OP) {
+        /* the autograd engine's ops: its evaluate_function wrappers, or,
+         * where torch (1.8-1.10) records no wrappers, the nodes themselves */
+        vp_ivset_add(&ph->bwd, a, b);
     }
 }
 

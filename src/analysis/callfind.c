@@ -35,6 +35,44 @@ void vp_call_facts_of(const vp_launches *l, const vp_evsum *api, int in_steps,
     }
 }
 
+void vp_call_facts_edges(const vp_calledges *e, vp_call_facts *out)
+{
+    out->have_edges = 1;
+    int64_t grand = 0, best = -1;
+    size_t n = vp_strmap_count(e->names);
+    for (size_t i = 0; i < n; i++) {
+        const vp_edge_name *v = &e->v[i];
+        size_t len;
+        const char *name = vp_strmap_key(e->names, i, &len);
+        grand += v->time[VP_EDGE_PROGRAM];
+        int64_t left = 0, left_calls = 0;
+        for (int k = VP_EDGE_PROGRAM + 1; k < VP_EDGE_COUNT; k++) {
+            if (k == VP_EDGE_OUTSIDE_STEPS && out->in_steps)
+                continue;   /* --steps: vprof api does not count them either */
+            out->edge_time[k] += v->time[k];
+            out->edge_calls[k] += v->calls[k];
+            left += v->time[k];
+            left_calls += v->calls[k];
+        }
+        if (left_calls && left > out->edge_top_time && !strstr(name, "Launch")) {
+            snprintf(out->edge_top, sizeof out->edge_top, "%.*s", (int)len, name);
+            out->edge_top_time = left;
+            out->edge_top_calls = left_calls;
+        }
+        /* the first name of the most time wins a tie (strmap order: first sight) */
+        if (!strstr(name, "Launch") && v->calls[VP_EDGE_PROGRAM] &&
+            v->time[VP_EDGE_PROGRAM] > best) {
+            best = v->time[VP_EDGE_PROGRAM];
+            snprintf(out->prog_api, sizeof out->prog_api, "%.*s", (int)len, name);
+            out->prog_total = v->time[VP_EDGE_PROGRAM];
+            out->prog_calls = v->calls[VP_EDGE_PROGRAM];
+        }
+    }
+    out->prog_pct = grand > 0 && best >= 0 ? 100.0 * (double)best / (double)grand : 0.0;
+    for (int k = VP_EDGE_PROGRAM + 1; k < VP_EDGE_COUNT; k++)
+        out->edges_left += out->edge_calls[k];
+}
+
 /* What to do about a call that holds the host, by what it is. */
 static const char *api_advice(const char *name)
 {
@@ -53,6 +91,39 @@ static const char *api_advice(const char *name)
 double vp_call_launch_bound_pct(const vp_call_facts *c)
 {
     return c->launches ? 100.0 * (double)c->launch_bound / (double)c->launches : 0;
+}
+
+/* api_share over the program's calls: what it measured, then what it
+ * left out as the profiler's edges. */
+static void edge_evidence(const vp_call_facts *c, const char *where, vp_finding *f)
+{
+    char t[32];
+    vp_human_ns(t, sizeof t, (double)c->prog_total);
+    snprintf(f->what, sizeof f->what, "%.100s dominates the CPU's runtime API time",
+             c->prog_api);
+    int k = snprintf(f->evidence, sizeof f->evidence,
+                     "%s: %.1f%% of the program's runtime API time %s, %s (%lld ns) in %lld "
+                     "calls", c->prog_api, c->prog_pct, where, t, (long long)c->prog_total,
+                     (long long)c->prog_calls);
+    if (k < 0 || (size_t)k >= sizeof f->evidence)
+        return;
+    k += snprintf(f->evidence + k, sizeof f->evidence - (size_t)k,
+                  "; left out as the profiler's edges (vprof api counts them):");
+    const char *sep = " ";
+    for (int e = VP_EDGE_PROGRAM + 1; e < VP_EDGE_COUNT; e++) {
+        if (!c->edge_calls[e] || (size_t)k >= sizeof f->evidence)
+            continue;
+        vp_human_ns(t, sizeof t, (double)c->edge_time[e]);
+        k += snprintf(f->evidence + k, sizeof f->evidence - (size_t)k, "%s%lld call%s %s (%s)",
+                      sep, (long long)c->edge_calls[e], c->edge_calls[e] == 1 ? "" : "s",
+                      vp_calledge_name(e), t);
+        sep = ", ";
+    }
+    if (c->edge_top[0] && (size_t)k < sizeof f->evidence) {
+        vp_human_ns(t, sizeof t, (double)c->edge_top_time);
+        snprintf(f->evidence + k, sizeof f->evidence - (size_t)k, ", the most %s: %lld call%s, %s",
+                 c->edge_top, (long long)c->edge_top_calls, c->edge_top_calls == 1 ? "" : "s", t);
+    }
 }
 
 size_t vp_call_findings(const vp_call_facts *c, const vp_threshold *th, vp_finding *out,
@@ -76,8 +147,12 @@ size_t vp_call_findings(const vp_call_facts *c, const vp_threshold *th, vp_findi
                  (long long)c->launch_bound, (long long)c->launches, where, share,
                  (long long)c->short_gpu);
     }
-    if (c->have_api && c->api[0] && c->api_pct > vp_threshold_get(th, "api_share") &&
-        (f = vp_finding_add(out, &n, max, "api_share", api_advice(c->api)))) {
+    if (c->have_edges && c->edges_left) {
+        if (c->prog_api[0] && c->prog_pct > vp_threshold_get(th, "api_share") &&
+            (f = vp_finding_add(out, &n, max, "api_share", api_advice(c->prog_api))))
+            edge_evidence(c, where, f);
+    } else if (c->have_api && c->api[0] && c->api_pct > vp_threshold_get(th, "api_share") &&
+               (f = vp_finding_add(out, &n, max, "api_share", api_advice(c->api)))) {
         char t[32];
         vp_human_ns(t, sizeof t, (double)c->api_total);
         snprintf(f->what, sizeof f->what, "%.100s dominates the CPU's runtime API time", c->api);

@@ -106,11 +106,69 @@ const char *vp_kclass_name(vp_kclass c)
     return (unsigned)c < VP_CLASS_COUNT ? names[c] : "?";
 }
 
+static int ends(vp_span s, const char *lit)
+{
+    size_t m = strlen(lit);
+    return s.n > m && memcmp(s.p + s.n - m, lit, m) == 0;
+}
+
+/* RUNTIME, DRIVER or OTHER: the launching calls' categories, asked of
+ * every event by the correlation joins. */
+static vp_ev_kind launch_kind(vp_span cat)
+{
+    if (span_is(cat, "cuda_runtime") || span_is(cat, "Runtime") || ends(cat, "_runtime"))
+        return VP_EV_RUNTIME;
+    if (ends(cat, "_driver"))   /* cuda_driver, xpu_driver ... */
+        return VP_EV_DRIVER;
+    return VP_EV_OTHER;
+}
+
+vp_ev_kind vp_event_kind(vp_span cat, vp_span name)
+{
+    if (name.n == 8 && memcmp(name.p, "[memory]", 8) == 0)
+        return VP_EV_MEMORY;
+    switch (vp_gpu_kind_of(cat)) {
+    case VP_GPU_KERNEL:
+        return VP_EV_KERNEL;
+    case VP_GPU_MEMCPY:
+        return VP_EV_MEMCPY;
+    case VP_GPU_MEMSET:
+        return VP_EV_MEMSET;
+    case VP_GPU_SYNC:
+        return VP_EV_SYNC;
+    case VP_GPU_NONE:
+        break;
+    }
+    if (span_is(cat, "cpu_op") || span_is(cat, "Operator"))
+        return VP_EV_CPU_OP;
+    if (span_is(cat, "user_annotation"))
+        return VP_EV_ANNOTATION;
+    if (span_is(cat, "gpu_user_annotation"))
+        return VP_EV_GPU_ANNOTATION;
+    if (span_is(cat, "python_function"))
+        return VP_EV_PYTHON;
+    return launch_kind(cat);
+}
+
+int vp_ev_is_op(vp_ev_kind k)
+{
+    return k == VP_EV_CPU_OP || k == VP_EV_ANNOTATION;
+}
+
 int vp_is_launch_category(vp_span cat)
 {
-    if (span_is(cat, "cuda_runtime") || span_is(cat, "cuda_driver") || span_is(cat, "Runtime"))
+    return launch_kind(cat) != VP_EV_OTHER;
+}
+
+int vp_is_autograd_op(vp_span name)
+{
+    static const char wrapper[] = "autograd::engine::evaluate_function:";
+    if (starts(name.p, name.n, wrapper) || span_is(name, "torch::autograd::AccumulateGrad"))
         return 1;
-    /* mtia_runtime, xpu_runtime, privateuse1_runtime, xpu_driver ... */
-    return (cat.n > 8 && memcmp(cat.p + cat.n - 8, "_runtime", 8) == 0) ||
-           (cat.n > 7 && memcmp(cat.p + cat.n - 7, "_driver", 7) == 0);
+    /* <Function>Backward<N>: the node's class name, N its version */
+    size_t n = name.n;
+    while (n > 0 && name.p[n - 1] >= '0' && name.p[n - 1] <= '9')
+        n--;
+    return n > 8 && memcmp(name.p + n - 8, "Backward", 8) == 0 &&
+           memchr(name.p, ' ', n) == NULL;
 }

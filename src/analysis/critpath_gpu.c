@@ -346,7 +346,7 @@ static const vp_critpath *sort_ctx;
 static int64_t sort_key(const vp_critpath *cp, int32_t i)
 {
     const vp_cp_row *r = &cp->rows[i];
-    return strcmp(cp->names[r->cat], "cuda_sync") == 0 ? r->ts + r->dur : r->ts;
+    return r->kind == VP_EV_SYNC ? r->ts + r->dur : r->ts;
 }
 
 static int cmp_gpu(const void *a, const void *b)
@@ -408,7 +408,7 @@ void vp_cp_kernel_edges(vp_cp_graph *g)
     sort_ctx = cp;
     qsort(rows, n, sizeof *rows, cmp_gpu);
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(cp->names[cp->rows[rows[i]].cat], "cuda_sync") == 0)
+        if (cp->rows[rows[i]].kind == VP_EV_SYNC)
             cuda_sync(&p, rows[i]);
         else
             kernel(&p, rows[i]);

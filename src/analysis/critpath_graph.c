@@ -21,11 +21,11 @@ static int name_in(const vp_critpath *cp, const vp_cp_row *r, const char *const 
     return 0;
 }
 
+/* HTA's cpu_op, cuda_runtime and cuda_driver, in every dialect. */
 static int has_node_category(const vp_critpath *cp, const vp_cp_row *r)
 {
-    const char *c = cp->names[r->cat];
-    return strcmp(c, "cpu_op") == 0 || strcmp(c, "cuda_runtime") == 0 ||
-           strcmp(c, "cuda_driver") == 0;
+    (void)cp;
+    return r->kind == VP_EV_CPU_OP || r->kind == VP_EV_RUNTIME || r->kind == VP_EV_DRIVER;
 }
 
 static const vp_cp_node *sort_nodes;

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "vprof/classify.h"
 #include "vprof/critpath.h"
 
 /* int64 -> row map (correlation ids); init(n) holds n keys. */

@@ -106,6 +106,7 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
     r->partner = -1;
     r->name = vp_cp_intern(cp, ev->name.p, ev->name.n);
     r->cat = vp_cp_intern(cp, ev->cat.p, ev->cat.n);
+    r->kind = (uint8_t)vp_event_kind(ev->cat, ev->name);
     return r;
 }
 

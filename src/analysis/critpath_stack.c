@@ -49,8 +49,7 @@ static int one_tid(const vp_cp_graph *g, const char *word, int64_t *tid)
         const vp_cp_row *r = &cp->rows[i];
         if (!g->clipped[i] || !strstr(cp->names[r->name], word))
             continue;
-        const char *c = cp->names[r->cat];
-        if (strcmp(c, "cpu_op") != 0 && strcmp(c, "user_annotation") != 0)
+        if (!vp_ev_is_op(r->kind))
             continue;
         if (found && *tid != r->tid)
             return 0;

@@ -145,8 +145,8 @@ static int ascendcl_call(const vp_event *ev, vp_span *name)
 
 static int is_range(vp_span cat)
 {
-    return (cat.n == 15 && memcmp(cat.p, "user_annotation", 15) == 0) ||
-           (cat.n == 19 && memcmp(cat.p, "gpu_user_annotation", 19) == 0);
+    vp_ev_kind k = vp_event_kind(cat, (vp_span){"", 0});
+    return k == VP_EV_ANNOTATION || k == VP_EV_GPU_ANNOTATION;
 }
 
 static void add_to(vp_evgroup *g, int64_t dur, int64_t bytes)

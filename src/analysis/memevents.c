@@ -3,6 +3,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "vprof/classify.h"
 #include "vprof/memevents.h"
 #include "vprof/part.h"
 #include "vprof/tracepass.h"
@@ -167,8 +168,14 @@ static __attribute__((noinline)) void observe_instant(vp_memevents *m, const vp_
     vp_json_get_keyset(ev->args, &memory_set, v);
     int ok = ev->has_ts && ev->args.p;
     int type = (int)num(v[1], &ok), id = (int)num(v[2], &ok);
-    vp_mem_point p = {.ts = ev->ts, .bytes = num(v[3], &ok), .allocated = num(v[4], &ok),
-                      .reserved = num(v[5], &ok)};
+    vp_mem_point p = {.ts = ev->ts, .bytes = num(v[3], &ok)};
+    /* torch 1.8-1.10 write Bytes without the allocator's totals: the
+     * device's running sum of Bytes stands for Total Allocated */
+    int replay = is_mem && ok && !v[4].p && !v[5].p;
+    if (!replay) {
+        p.allocated = num(v[4], &ok);
+        p.reserved = num(v[5], &ok);
+    }
     if (!ok) {
         m->bad++;
         return;
@@ -184,6 +191,12 @@ static __attribute__((noinline)) void observe_instant(vp_memevents *m, const vp_
     }
     m->events++;
     vp_mem_device *d = device(m, type, id);
+    if (replay) {
+        d->replayed++;
+        d->running += p.bytes;
+        p.allocated = d->running;
+        p.reserved = -1;
+    }
     if (p.bytes >= 0)
         d->allocs++;
     else
@@ -264,6 +277,7 @@ void vp_memevents_save(const vp_memevents *m, vp_buf *b)
         vp_put_u64(b, d->peak_op != NULL);
         if (d->peak_op)
             vp_put_str(b, d->peak_op, strlen(d->peak_op));
+        vp_put_u64(b, d->replayed);   /* version 3 */
     }
     vp_put_u64(b, (uint64_t)m->has_start);   /* version 2 */
     vp_put_i64(b, m->start);
@@ -296,15 +310,17 @@ int vp_memevents_merge(vp_memevents *m, const void *p, size_t n, vp_error *err)
         get_point(&r, &last);
         size_t len = 0;
         const char *op = vp_get_u64(&r) ? vp_get_str(&r, &len) : NULL;
+        uint64_t replayed = vp_get_u64(&r);
         /* a device is in a partial because it had events; an op name is
          * a C string once kept */
-        if (r.bad || allocs + frees == 0 || allocs + frees < allocs ||
+        if (r.bad || allocs + frees == 0 || allocs + frees < allocs || replayed > allocs + frees ||
             (op && memchr(op, '\0', len))) {
             r.bad = 1;
             break;
         }
         vp_mem_device *d = device(m, type, id);
         int fresh = d->allocs + d->frees == 0;
+        d->replayed += replayed;
         if (__builtin_add_overflow(d->allocs, allocs, &d->allocs) ||
             __builtin_add_overflow(d->frees, frees, &d->frees)) {
             r.bad = 1;
@@ -385,9 +401,20 @@ void vp_mem_device_name(int type, int id, char *buf, size_t n)
         snprintf(buf, n, "type%d:%d", type, id);
 }
 
+/* A raw pid or tid equal to text, the quotes of either aside: torch
+ * 1.8-1.10 write a [memory] event's tid as a number and the ops' as a
+ * string. */
 static int span_is(vp_span s, const char *text)
 {
     size_t n = strlen(text);
+    if (n >= 2 && text[0] == '"' && text[n - 1] == '"') {
+        text++;
+        n -= 2;
+    }
+    if (s.p && s.n >= 2 && s.p[0] == '"' && s.p[s.n - 1] == '"') {
+        s.p++;
+        s.n -= 2;
+    }
     return s.p ? s.n == n && memcmp(s.p, text, n) == 0 : n == 0;
 }
 
@@ -396,7 +423,7 @@ void vp_op_finder_observe(vp_op_finder *f, const vp_event *ev)
     if (ev->ph != 'X' || !ev->has_ts || !ev->has_dur || ev->ts > f->ts ||
         ev->ts + ev->dur < f->ts)
         return;
-    if (!(ev->cat.n == 6 && memcmp(ev->cat.p, "cpu_op", 6) == 0))
+    if (vp_event_kind(ev->cat, ev->name) != VP_EV_CPU_OP)
         return;
     if (!span_is(ev->pid, f->pid) || !span_is(ev->tid, f->tid))
         return;

@@ -198,14 +198,13 @@ static void take_event(void *ctx, const vp_event *ev)
     }
     int kind;
     static const char module[] = "nn.Module: ";
-    if ((fp->m->o.dims & VP_ODIM_MODULE) && span_is(ev->cat, "python_function") &&
+    vp_ev_kind ek = vp_event_kind(ev->cat, ev->name);
+    if ((fp->m->o.dims & VP_ODIM_MODULE) && ek == VP_EV_PYTHON &&
         ev->name.n > sizeof module - 1 && memcmp(ev->name.p, module, sizeof module - 1) == 0)
         kind = K_MOD;
-    else if (span_is(ev->cat, "cpu_op") || span_is(ev->cat, "Operator") ||
-        span_is(ev->cat, "user_annotation") ||
-        (fp->m->o.python && span_is(ev->cat, "python_function")))
+    else if (vp_ev_is_op(ek) || (fp->m->o.python && ek == VP_EV_PYTHON))
         kind = K_OP;
-    else if (vp_is_launch_category(ev->cat))
+    else if (ek == VP_EV_RUNTIME || ek == VP_EV_DRIVER)
         kind = K_CALL;
     else if (ev->cat.n == 0 && span_is(ev->pid, "\"CPU functions\""))
         kind = K_OP;   /* torch's legacy trace (without Kineto) */

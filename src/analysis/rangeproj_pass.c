@@ -92,7 +92,7 @@ void vp_projfile_observe(vp_projfile *f, const vp_event *ev)
     } else if (vp_launch_correlation(ev, &corr)) {
         vp_launch_call call = {ev->ts, ev->dur, thread_of(f, ev)};
         vp_corrjoin_call(f->calls, corr, &call);
-    } else if (ev->cat.n == 15 && memcmp(ev->cat.p, "user_annotation", 15) == 0) {
+    } else if (vp_event_kind(ev->cat, ev->name) == VP_EV_ANNOTATION) {
         if (f->nr == f->capr) {
             f->capr = f->capr ? f->capr * 2 : 256;
             f->r = vp_realloc(f->r, f->capr * sizeof *f->r);

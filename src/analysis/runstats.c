@@ -124,7 +124,7 @@ static int is_sync_call(const vp_event *ev)
                span_is(ev->name, "AscendCL@aclrtSynchronizeDevice") ||
                span_is(ev->name, "AscendCL@aclrtSynchronizeEvent") ||
                span_is(ev->name, "AscendCL@aclrtMemcpy");
-    if (!(span_is(ev->cat, "cuda_runtime") || span_is(ev->cat, "Runtime")))
+    if (vp_event_kind(ev->cat, ev->name) != VP_EV_RUNTIME)
         return 0;
     return span_is(ev->name, "cudaStreamSynchronize") || span_is(ev->name, "cudaDeviceSynchronize") ||
            span_is(ev->name, "cudaEventSynchronize") || span_is(ev->name, "cudaMemcpy");
@@ -150,8 +150,8 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *sv = cJSON_GetObjectItemCaseSensitive(meta, "schemaVersion");
     if (!r->schema && cJSON_IsNumber(sv) && sv->valuedouble >= 1)
         r->schema = (long)sv->valuedouble;
-    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
-    if (!cJSON_IsArray(dp) || r->device[0])
+    const cJSON *dp = vp_meta_devices(meta, NULL);
+    if (!dp || r->device[0])
         return;
     r->dp_seen = 1;
     r->listed = cJSON_GetArraySize(dp);
@@ -159,13 +159,8 @@ static void read_device_properties(vp_run *r, const cJSON *meta)
     const cJSON *name = first ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
     if (cJSON_IsString(name))
         snprintf(r->device, sizeof r->device, "%s", name->valuestring);
-    const cJSON *major = first ? cJSON_GetObjectItemCaseSensitive(first, "computeMajor") : NULL;
-    const cJSON *minor = first ? cJSON_GetObjectItemCaseSensitive(first, "computeMinor") : NULL;
-    if (cJSON_IsNumber(major) && major->valuedouble >= 0 && major->valuedouble < 100) {
-        r->cc_major = (int)major->valuedouble;
-        r->cc_minor = cJSON_IsNumber(minor) && minor->valuedouble >= 0 && minor->valuedouble < 100
-                          ? (int)minor->valuedouble : 0;
-    }
+    if (first)
+        vp_meta_device_cc(first, &r->cc_major, &r->cc_minor);
 }
 
 /* Counts device of rank as one that ran GPU work, once. */
@@ -255,6 +250,7 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
         if (d->type == 0)
             continue;  /* the CPU allocator */
         r->have_mem = 1;
+        r->mem_replayed |= d->replayed > 0;
         if (d->peak_alloc.allocated > r->peak_alloc)
             r->peak_alloc = d->peak_alloc.allocated;
         if (d->peak_reserved.reserved > r->peak_reserved)
@@ -316,7 +312,7 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
         read_device_properties(r, vp_trace_meta(p.pass.trace));
         account(r, &p.w, 1, &f, p.pass.rank, -1, o);
         /* account selected the steps */
-        vp_run_calls_end(f.calls, p.pass.rank, o->steps_given ? p.w.steps : NULL, p.w.steps);
+        vp_run_calls_end(&r->calls, f.calls, p.pass.rank, o->steps_given ? p.w.steps : NULL, &p.w);
     } else {
         vp_run_calls_free_file(f.calls);
     }
@@ -499,7 +495,8 @@ void vp_run_finish(vp_run *r)
     }
     if (r->have_mem) {
         vp_run_set(r, "memory.peak_allocated", (double)r->peak_alloc);
-        vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
+        if (!r->mem_replayed)   /* else unknown: not the 0 it holds */
+            vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
     }
     vp_run_calls_finish(r);
     if (r->nk)
@@ -565,7 +562,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
         vp_put_i64(b, r->rank_ids[i]);
         vp_put_i64(b, r->rank_compute[i]);
     }
-    vp_put_u64(b, (uint64_t)r->have_mem);
+    vp_put_u64(b, (uint64_t)r->have_mem | (uint64_t)r->mem_replayed << 1);   /* bit 1: version 9 */
     vp_put_i64(b, r->peak_alloc);
     vp_put_i64(b, r->peak_reserved);
     vp_put_u64(b, (uint64_t)r->ascend);
@@ -639,8 +636,11 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         r->rank_compute[r->nranks] = 0;
         add_amount(&d, &r->rank_compute[r->nranks++], vp_get_i64(&d));
     }
-    if (vp_get_u64(&d))
-        r->have_mem = 1;
+    uint64_t mem = vp_get_u64(&d);
+    if (mem > 3)
+        d.bad = 1;
+    r->have_mem |= (int)(mem & 1);
+    r->mem_replayed |= (int)(mem >> 1 & 1);
     int64_t pa = vp_get_i64(&d), pr = vp_get_i64(&d);
     if (pa > r->peak_alloc)
         r->peak_alloc = pa;

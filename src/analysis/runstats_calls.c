@@ -12,6 +12,8 @@
 struct vp_run_calls_file {
     vp_launches_file *l;
     vp_evsum_file *api;
+    vp_calledges_file *edges;
+    vp_calledges *model;     /* the run's, that edges adds to */
 };
 
 void vp_run_calls_init(vp_run_calls *c)
@@ -23,12 +25,14 @@ void vp_run_calls_init(vp_run_calls *c)
     vp_evsum_opts ao = {.family = VP_EVSUM_API};
     vp_launches_init(&c->l, &lo);
     vp_evsum_init(&c->api, &ao);
+    vp_calledges_init(&c->edges);
 }
 
 void vp_run_calls_free(vp_run_calls *c)
 {
     vp_launches_free(&c->l);
     vp_evsum_free(&c->api);
+    vp_calledges_free(&c->edges);
 }
 
 vp_run_calls_file *vp_run_calls_begin(vp_run_calls *c, const char *path, long position,
@@ -42,6 +46,8 @@ vp_run_calls_file *vp_run_calls_begin(vp_run_calls *c, const char *path, long po
     vp_run_calls_file *f = vp_malloc(sizeof *f);
     f->l = vp_launches_file_begin(&c->l, path, position);
     f->api = vp_evsum_file_begin(&c->api);
+    f->edges = vp_calledges_file_begin();
+    f->model = &c->edges;
     return f;
 }
 
@@ -51,14 +57,19 @@ void vp_run_calls_observe(vp_run_calls_file *f, const vp_gpu_ev *g, const vp_eve
      * are its steps' (vp_run_calls_end): no event's args read twice */
     if (g)
         vp_launches_file_work(f->l, ev, g->corr, g->corr >= 0);
-    else
+    else {
         vp_evsum_file_observe(f->api, ev);
+        vp_calledges_file_observe(f->model, f->edges, ev);
+    }
 }
 
-void vp_run_calls_end(vp_run_calls_file *f, long rank, vp_steps *steps, const vp_steps *calls)
+void vp_run_calls_end(vp_run_calls *c, vp_run_calls_file *f, long rank, vp_steps *steps,
+                      const vp_gpuwork *w)
 {
-    vp_launches_file_end(f->l, rank, steps, calls);
+    vp_launches_file_end(f->l, rank, steps, w->steps);
     vp_evsum_file_end(f->api, steps, rank);
+    vp_calledges_file_end(&c->edges, f->edges, w, steps);
+    f->edges = NULL;
     vp_run_calls_free_file(f);
 }
 
@@ -68,11 +79,12 @@ void vp_run_calls_free_file(vp_run_calls_file *f)
         return;
     vp_launches_file_free(f->l);
     vp_evsum_file_free(f->api);
+    vp_calledges_file_free(f->edges);
     free(f);
 }
 
 /* unread, in_steps, then the launches partial and the api one, each
- * behind its length (docs/partials.md, "summary"). */
+ * behind its length, then the calls by edge (docs/partials.md, "summary"). */
 void vp_run_calls_save(const vp_run_calls *c, vp_buf *b)
 {
     vp_put_i64(b, c->unread);
@@ -84,6 +96,7 @@ void vp_run_calls_save(const vp_run_calls *c, vp_buf *b)
     vp_evsum_save(&c->api, &part);
     vp_put_str(b, part.data ? part.data : "", part.len);
     vp_buf_free(&part);
+    vp_calledges_save(&c->edges, b);   /* run partial version 9 */
 }
 
 void vp_run_calls_merge(vp_run_calls *c, vp_rd *d, vp_error *err)
@@ -93,7 +106,7 @@ void vp_run_calls_merge(vp_run_calls *c, vp_rd *d, vp_error *err)
     size_t ln, an;
     const char *lp = vp_get_str(d, &ln), *ap = vp_get_str(d, &an);
     if (d->bad || unread < 0 || in_steps > 1 || vp_launches_merge(&c->l, lp, ln, err) != 0 ||
-        vp_evsum_merge(&c->api, ap, an, err) != 0) {
+        vp_evsum_merge(&c->api, ap, an, err) != 0 || vp_calledges_merge(&c->edges, d) != 0) {
         d->bad = 1;
         return;
     }
@@ -123,5 +136,6 @@ int vp_run_call_facts(const vp_run *r, vp_call_facts *out)
     if (r->ascend || c->unread || !c->l.nfiles)
         return -1;
     vp_call_facts_of(&c->l, &c->api, c->in_steps, out);
+    vp_call_facts_edges(&c->edges, out);
     return 0;
 }

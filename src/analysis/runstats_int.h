@@ -6,6 +6,7 @@
 #ifndef VPROF_ANALYSIS_RUNSTATS_INT_H
 #define VPROF_ANALYSIS_RUNSTATS_INT_H
 
+#include "vprof/calledges.h"
 #include "vprof/critpath_steps.h"
 #include "vprof/evsum.h"
 #include "vprof/gpuwork.h"
@@ -21,6 +22,7 @@
 typedef struct vp_run_calls {
     vp_launches l;           /* counts only, HTA's cutoffs: launch_summary's numbers */
     vp_evsum api;            /* vprof api's groups */
+    vp_calledges edges;      /* the same calls, the program's apart from the profiler's edges */
     vp_step_range range;     /* the steps they count, with --steps */
     int in_steps;            /* a file was read with --steps */
     int64_t unread;          /* files of the run they did not read (a DB export, a CSV) */
@@ -49,6 +51,8 @@ struct vp_run {
     long *rank_ids;          /* per file: distributedInfo.rank, the file name, or position */
     size_t nranks;
     int have_mem;
+    int mem_replayed;        /* a GPU's [memory] events had Bytes alone (torch 1.8-1.10):
+                              * its allocated replayed, its reserved unknown */
     int64_t peak_alloc, peak_reserved;
     int ascend;              /* a file was an Ascend profile (its tracks were seen) */
     char *untimed;           /* the directory of the first rank read from kernel_details.csv
@@ -85,13 +89,14 @@ void vp_run_calls_free(vp_run_calls *c);
 /* A trace's readers of the same pass: begin before it, observe each
  * event (g: the GPU event the pass appended for it, else NULL), end after
  * it (rank: the file's; steps: the pass's, selected, or NULL without
- * --steps; calls: the pass's steps, which recorded the launching calls),
+ * --steps; w: the pass's GPU work, whose steps recorded the launching calls),
  * or free when the reading failed. */
 typedef struct vp_run_calls_file vp_run_calls_file;
 vp_run_calls_file *vp_run_calls_begin(vp_run_calls *c, const char *path, long position,
                                       const vp_run_opts *o);
 void vp_run_calls_observe(vp_run_calls_file *f, const vp_gpu_ev *g, const vp_event *ev);
-void vp_run_calls_end(vp_run_calls_file *f, long rank, vp_steps *steps, const vp_steps *calls);
+void vp_run_calls_end(vp_run_calls *c, vp_run_calls_file *f, long rank, vp_steps *steps,
+                      const vp_gpuwork *w);
 void vp_run_calls_free_file(vp_run_calls_file *f);
 void vp_run_calls_save(const vp_run_calls *c, vp_buf *b);
 void vp_run_calls_merge(vp_run_calls *c, vp_rd *d, vp_error *err);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/classify.h"
 #include "vprof/corrjoin.h"
 #include "vprof/error.h"
 #include "vprof/steps.h"
@@ -102,7 +103,7 @@ void vp_steps_observe(vp_steps *s, const vp_event *ev)
     if (ev->ph != 'X' || !ev->has_ts)
         return;
     if (step_prefixed(ev->name) &&
-        !(ev->cat.n == 19 && memcmp(ev->cat.p, "gpu_user_annotation", 19) == 0)) {
+        vp_event_kind(ev->cat, ev->name) != VP_EV_GPU_ANNOTATION) {
         long number;
         if (!vp_step_number(ev->name, &number))
             return;

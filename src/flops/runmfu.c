@@ -170,7 +170,8 @@ int vp_mfu_read_trace(vp_mfu_traces *m, const char *path, const vp_step_range *r
         const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
         if (cJSON_IsNumber(ws) && ws->valuedouble >= 1 && (long)ws->valuedouble > m->world)
             m->world = (long)ws->valuedouble;
-        const cJSON *devs = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
+        const char *key = "deviceProperties";
+        const cJSON *devs = vp_meta_devices(meta, &key);
         const cJSON *dname = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(devs, 0), "name");
         if (cJSON_IsString(dname) && !m->device) {
             m->device = vp_strdup(dname->valuestring);
@@ -178,8 +179,8 @@ int vp_mfu_read_trace(vp_mfu_traces *m, const char *path, const vp_step_range *r
             cJSON_ArrayForEach(d, devs) {
                 const cJSON *nm = cJSON_GetObjectItemCaseSensitive(d, "name");
                 if (cJSON_IsString(nm) && strcmp(nm->valuestring, dname->valuestring) != 0) {
-                    vp_warn("%s: deviceProperties lists different devices (%s, %s): the first is "
-                            "used; %s chooses", name, dname->valuestring, nm->valuestring,
+                    vp_warn("%s: %s lists different devices (%s, %s): the first is "
+                            "used; %s chooses", name, key, dname->valuestring, nm->valuestring,
                             vp_diag_hint_or(VP_HINT_OPT_GPU, "the caller"));
                     break;
                 }

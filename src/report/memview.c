@@ -410,6 +410,7 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
         tables[nt++] = tl;
     } else {
         vp_table *st = vp_table_new("memory");
+        int replayed = 0;
         vp_table_add_col(st, "Device", VP_COL_TEXT, 0);
         vp_table_add_col(st, "Events", VP_COL_INT, 0);
         vp_table_add_col(st, "Peak Allocated", VP_COL_BYTES, 0);
@@ -432,10 +433,19 @@ size_t vp_memview_trace(const vp_memevents *m, const vp_memview_opts *o, vp_tabl
             set_trace_time(st, row, 3, m, d->peak_alloc.ts);
             if (d->peak_op)
                 vp_table_set_text(st, row, 5, d->peak_op);
-            vp_table_set_int(st, row, 6, d->peak_reserved.reserved);
             vp_table_set_int(st, row, 7, d->last.allocated);
+            if (d->replayed) {   /* reserved unknown: left empty */
+                replayed = 1;
+                continue;
+            }
+            vp_table_set_int(st, row, 6, d->peak_reserved.reserved);
             vp_table_set_int(st, row, 8, d->last.reserved);
         }
+        if (replayed)
+            vp_table_add_note(st, "the [memory] events carry Bytes without the allocator's totals "
+                                  "(torch 1.8-1.10): Allocated is the running sum of Bytes per "
+                                  "device from 0 where the trace begins (memory held before the "
+                                  "profiler started is not seen); Reserved is unknown");
         if (m->ndevices == 0)
             vp_table_add_note(st, "no [memory] events: record with torch.profiler.profile(profile_memory=True)");
         tables[nt++] = st;

@@ -111,8 +111,14 @@ static vp_table *memory(const vp_run *r)
     vp_table_add_col(t, "Peak Reserved", VP_COL_BYTES, 0);
     size_t row = vp_table_add_row(t);
     vp_table_set_int(t, row, 0, (int64_t)a);
-    vp_table_set_int(t, row, 1, (int64_t)metric(r, "memory.peak_reserved", NULL));
+    double reserved = metric(r, "memory.peak_reserved", &has);
+    if (has)
+        vp_table_set_int(t, row, 1, (int64_t)reserved);
     vp_table_add_note(t, "the highest of any GPU, from the traces' [memory] events");
+    if (!has)
+        vp_table_add_note(t, "Peak Allocated replayed from the Bytes of [memory] events without "
+                             "the allocator's totals (torch 1.8-1.10), from 0 where the trace "
+                             "begins; Peak Reserved unknown (docs/memory.md)");
     return t;
 }
 

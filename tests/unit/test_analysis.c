@@ -623,6 +623,51 @@ static void test_launch_category(void **state)
     assert_false(vp_is_launch_category(S("cuda_runtime_x")));
 }
 
+static void test_event_kind(void **state)
+{
+    (void)state;
+    /* every dialect's name of each kind */
+    assert_int_equal(vp_event_kind(S("cpu_op"), S("aten::mm")), VP_EV_CPU_OP);
+    assert_int_equal(vp_event_kind(S("Operator"), S("aten::mm")), VP_EV_CPU_OP);
+    assert_int_equal(vp_event_kind(S("Operator"), S("ProfilerStep#5")), VP_EV_CPU_OP);
+    assert_int_equal(vp_event_kind(S("user_annotation"), S("fwd")), VP_EV_ANNOTATION);
+    assert_int_equal(vp_event_kind(S("gpu_user_annotation"), S("fwd")), VP_EV_GPU_ANNOTATION);
+    assert_int_equal(vp_event_kind(S("python_function"), S("f")), VP_EV_PYTHON);
+    assert_int_equal(vp_event_kind(S("cuda_runtime"), S("hipLaunchKernel")), VP_EV_RUNTIME);
+    assert_int_equal(vp_event_kind(S("Runtime"), S("cudaLaunchKernel")), VP_EV_RUNTIME);
+    assert_int_equal(vp_event_kind(S("hip_runtime"), S("hipMalloc")), VP_EV_RUNTIME);
+    assert_int_equal(vp_event_kind(S("cuda_driver"), S("cuLaunchKernel")), VP_EV_DRIVER);
+    assert_int_equal(vp_event_kind(S("Kernel"), S("k")), VP_EV_KERNEL);
+    assert_int_equal(vp_event_kind(S("kernel"), S("k")), VP_EV_KERNEL);
+    assert_int_equal(vp_event_kind(S("Memcpy"), S("Memcpy HtoD")), VP_EV_MEMCPY);
+    assert_int_equal(vp_event_kind(S("gpu_memset"), S("Memset")), VP_EV_MEMSET);
+    assert_int_equal(vp_event_kind(S("cuda_sync"), S("Event Sync")), VP_EV_SYNC);
+    /* [memory] by name, whatever the category (none in torch 1.8-1.10) */
+    assert_int_equal(vp_event_kind(S(""), S("[memory]")), VP_EV_MEMORY);
+    assert_int_equal(vp_event_kind(S("cpu_instant_event"), S("[memory]")), VP_EV_MEMORY);
+    assert_int_equal(vp_event_kind(S("cpu_instant_event"), S("[OutOfMemory]")), VP_EV_OTHER);
+    assert_int_equal(vp_event_kind(S("Trace"), S("PyTorch Profiler (0)")), VP_EV_OTHER);
+    assert_int_equal(vp_event_kind(S("ac2g"), S("ac2g")), VP_EV_OTHER);
+    assert_true(vp_ev_is_op(VP_EV_CPU_OP) && vp_ev_is_op(VP_EV_ANNOTATION));
+    assert_false(vp_ev_is_op(VP_EV_PYTHON) || vp_ev_is_op(VP_EV_RUNTIME));
+}
+
+static void test_autograd_op(void **state)
+{
+    (void)state;
+    assert_true(vp_is_autograd_op(S("autograd::engine::evaluate_function: AddBackward0")));
+    assert_true(vp_is_autograd_op(S("CudnnConvolutionBackward")));
+    assert_true(vp_is_autograd_op(S("ReluBackward1")));
+    assert_true(vp_is_autograd_op(S("MaxPool2DWithIndicesBackward")));
+    assert_true(vp_is_autograd_op(S("torch::autograd::AccumulateGrad")));
+    assert_false(vp_is_autograd_op(S("Backward")));
+    assert_false(vp_is_autograd_op(S("aten::threshold_backward")));
+    assert_false(vp_is_autograd_op(S("aten::cudnn_convolution_backward")));
+    assert_false(vp_is_autograd_op(S("my Backward")));
+    assert_false(vp_is_autograd_op(S("ReluBackward1x")));
+    assert_false(vp_is_autograd_op(S("")));
+}
+
 /* ---- rank ---- */
 
 static void test_rank_from_name(void **state)
@@ -698,6 +743,8 @@ int main(void)
         cmocka_unit_test(test_gpu_kind),
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_launch_category),
+        cmocka_unit_test(test_event_kind),
+        cmocka_unit_test(test_autograd_op),
         cmocka_unit_test(test_rank_from_name),
         cmocka_unit_test(test_rank_detect),
     };
