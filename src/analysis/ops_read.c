@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include "vprof/classify.h"
 #include "vprof/ops.h"
 #include "vprof/rank.h"
@@ -102,8 +103,13 @@ static uint32_t call_name(file_pass *fp, const char *p, size_t n, int *added)
  * items, no other blank. */
 static uint32_t shape_of(file_pass *fp, vp_span args)
 {
-    vp_span v = {0};
-    if (!args.p || vp_json_get(args, "Input Dims", &v) != 1 || !v.p || v.n == 0 || v.p[0] != '[')
+    static const char *const keys[] = {"Input Dims", "Input type", "Concrete Inputs"};
+    vp_span vals[3] = {{0}};
+    int nkeys = fp->m->o.dims & VP_ODIM_ARGS ? 3 : 1;
+    if (!args.p || vp_json_get_many(args, keys, (size_t)nkeys, vals) < 1)
+        return 0;
+    vp_span v = vals[0];
+    if (!v.p || v.n == 0 || v.p[0] != '[')
         return 0;
     fp->m->dims_seen = 1;
     fp->tmp.len = 0;
@@ -114,6 +120,12 @@ static uint32_t shape_of(file_pass *fp, vp_span args)
         vp_buf_putc(&fp->tmp, c);
         if (c == ',')
             vp_buf_putc(&fp->tmp, ' ');
+    }
+    /* The type names hold blanks ("long int"): their texts as written. */
+    for (int k = 1; k < nkeys; k++) {
+        vp_buf_putc(&fp->tmp, VP_OPS_ARGS_SEP);
+        if (vals[k].p)
+            vp_buf_append(&fp->tmp, vals[k].p, vals[k].n);
     }
     return vp_ops_shape(fp->m, fp->tmp.data, fp->tmp.len);
 }
@@ -220,6 +232,16 @@ static void take_event(void *ctx, const vp_event *ev)
     hold(fp, ev, kind);
 }
 
+/* The first device name of the first trace that has one. */
+static void device_of(vp_ops *m, const cJSON *meta)
+{
+    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(dp, 0), "name");
+    if (m->device[0] || !cJSON_IsString(name) || strlen(name->valuestring) >= sizeof m->device)
+        return;
+    strcpy(m->device, name->valuestring);
+}
+
 int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
 {
     m->pos0 = position;
@@ -243,6 +265,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
                                });
         ops_build_trees(&fp);
         m->ranks[fp.file] = p.rank;
+        device_of(m, vp_trace_meta(p.trace));
         const vp_trace_stats *st = vp_trace_get_stats(p.trace);
         vp_trace_pass_say(m->o.say,
                           "%s: rank %ld (from %s); read %llu events in %llu bytes%s: %llu "
@@ -261,6 +284,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
         free(fp.t[t].v);
     free(fp.t);
     free(fp.call_row);
+    free(fp.owner);
     vp_corrjoin_free(fp.gpu);
     return status;
 }
