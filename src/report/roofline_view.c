@@ -18,8 +18,9 @@ vp_table *vp_roofline_table(const vp_roofline *r, long top)
     vp_table_add_col(t, "GFLOP", VP_COL_RATIO, VP_DECIMALS_EXACT);
     vp_table_add_col(t, "Bytes", VP_COL_BYTES, 0);
     vp_table_add_col(t, "FLOP/Byte", VP_COL_RATIO, 3);
-    vp_table_add_col(t, "TFLOP/s", VP_COL_RATIO, 3);
-    vp_table_add_col(t, "TB/s", VP_COL_RATIO, 3);
+    /* six decimals: an elementwise op runs at a few GFLOP/s */
+    vp_table_add_col(t, "TFLOP/s", VP_COL_RATIO, 6);
+    vp_table_add_col(t, "TB/s", VP_COL_RATIO, 6);
     vp_table_add_col(t, "Peak TFLOP/s", VP_COL_RATIO, 2);
     vp_table_add_col(t, "Peak TB/s", VP_COL_RATIO, 3);
     vp_table_add_col(t, "Roofline", VP_COL_PERCENT, 2);

@@ -22,10 +22,10 @@ vp roofline -f csv "$RL"
 expect_status 0
 expect_stdout <<'END'
 Name,Category,Input Dims,Input Type,Calls,Kernel Time (ns),GFLOP,Bytes (B),FLOP/Byte,TFLOP/s,TB/s,Peak TFLOP/s,Peak TB/s,Roofline (%),Bound
-aten::_scaled_dot_product_flash_attention,attention fwd,"[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""bool"", ""bool"", """"]",1,200000,34.359738368,67108864,512.000,171.799,0.336,989.00,3.350,17.37,compute
-aten::addmm,GEMM,"[[4096], [1024, 4096], [4096, 4096], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""Scalar""]",1,100000,34.363932672,50339840,682.639,343.639,0.503,989.00,3.350,34.75,compute
-aten::layer_norm,norm fwd,"[[8, 1024, 4096], [], [4096], [4096], [], []]","[""c10::BFloat16"", """", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""Scalar""]",1,60000,0.167796736,134266880,1.250,2.797,2.238,67.00,3.350,66.80,memory
-aten::add,elementwise,"[[8, 1024, 4096], [1, 1024, 4096], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""Scalar""]",1,50000,0.033554432,142606336,0.235,0.671,2.852,67.00,3.350,85.14,memory
+aten::_scaled_dot_product_flash_attention,attention fwd,"[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""bool"", ""bool"", """"]",1,200000,34.359738368,67108864,512.000,171.798692,0.335544,989.00,3.350,17.37,compute
+aten::addmm,GEMM,"[[4096], [1024, 4096], [4096, 4096], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""Scalar""]",1,100000,34.363932672,50339840,682.639,343.639327,0.503398,989.00,3.350,34.75,compute
+aten::layer_norm,norm fwd,"[[8, 1024, 4096], [], [4096], [4096], [], []]","[""c10::BFloat16"", """", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""Scalar""]",1,60000,0.167796736,134266880,1.250,2.796612,2.237781,67.00,3.350,66.80,memory
+aten::add,elementwise,"[[8, 1024, 4096], [1, 1024, 4096], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""Scalar""]",1,50000,0.033554432,142606336,0.235,0.671089,2.852127,67.00,3.350,85.14,memory
 nccl:all_reduce,no model,[[1024]],"[""float""]",1,40000,,,,,,,,,no model
 aten::mm,no model,"[[1024, 4096]]","[""c10::BFloat16""]",1,10000,,,,,,,,,not two 2-D matrices
 END
@@ -51,8 +51,8 @@ vp roofline -f csv --sort roofline --top 2 --peak-tflops 500 --peak-tbs 2 "$RL"
 expect_status 0
 expect_stdout <<'END'
 Name,Category,Input Dims,Input Type,Calls,Kernel Time (ns),GFLOP,Bytes (B),FLOP/Byte,TFLOP/s,TB/s,Peak TFLOP/s,Peak TB/s,Roofline (%),Bound
-aten::_scaled_dot_product_flash_attention,attention fwd,"[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""bool"", ""bool"", """"]",1,200000,34.359738368,67108864,512.000,171.799,0.336,500.00,2.000,34.36,compute
-aten::addmm,GEMM,"[[4096], [1024, 4096], [4096, 4096], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""Scalar""]",1,100000,34.363932672,50339840,682.639,343.639,0.503,500.00,2.000,68.73,compute
+aten::_scaled_dot_product_flash_attention,attention fwd,"[[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""bool"", ""bool"", """"]",1,200000,34.359738368,67108864,512.000,171.798692,0.335544,500.00,2.000,34.36,compute
+aten::addmm,GEMM,"[[4096], [1024, 4096], [4096, 4096], [], []]","[""c10::BFloat16"", ""c10::BFloat16"", ""c10::BFloat16"", ""Scalar"", ""Scalar""]",1,100000,34.363932672,50339840,682.639,343.639327,0.503398,500.00,2.000,68.73,compute
 (others: 4 rows),,,,4,160000,,,,,,,,,
 END
 
@@ -79,8 +79,8 @@ vp roofline -f csv --by rank --top 2 --sort tflops --gpu A100-SXM4-80GB --tf32 "
 expect_status 0
 expect_stdout <<'END'
 Name,Category,Input Dims,Input Type,Rank,Calls,Kernel Time (ns),GFLOP,Bytes (B),FLOP/Byte,TFLOP/s,TB/s,Peak TFLOP/s,Peak TB/s,Roofline (%),Bound
-aten::mm,GEMM,"[[512, 8192], [8192, 8192]]","[""float"", ""float""]",0,2,1234000,68.719476736,301989888,227.556,111.377,0.489,156.00,2.039,71.40,compute
-aten::mm,GEMM,"[[512, 8192], [8192, 8192]]","[""float"", ""float""]",1,2,1264000,68.719476736,301989888,227.556,108.733,0.478,156.00,2.039,69.70,compute
+aten::mm,GEMM,"[[512, 8192], [8192, 8192]]","[""float"", ""float""]",0,2,1234000,68.719476736,301989888,227.556,111.376786,0.489449,156.00,2.039,71.40,compute
+aten::mm,GEMM,"[[512, 8192], [8192, 8192]]","[""float"", ""float""]",1,2,1264000,68.719476736,301989888,227.556,108.733349,0.477832,156.00,2.039,69.70,compute
 (others: 879 rows),,,,,2120,1272876000,,,,,,,,,
 END
 
