@@ -99,8 +99,34 @@ static uint32_t call_name(file_pass *fp, const char *p, size_t n, int *added)
     return i;
 }
 
-/* "Input Dims" as torch's str() of the list prints it: ", " between
- * items, no other blank. */
+/* A JSON array's text as torch's str() of the list prints it: ", "
+ * between items, no other blank outside strings ("long int" keeps its). */
+static void put_list(vp_buf *b, vp_span v)
+{
+    int in_str = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        char c = v.p[i];
+        if (in_str) {
+            vp_buf_putc(b, c);
+            if (c == '\\' && i + 1 < v.n)
+                vp_buf_putc(b, v.p[++i]);
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        vp_buf_putc(b, c);
+        if (c == ',')
+            vp_buf_putc(b, ' ');
+        else if (c == '"')
+            in_str = 1;
+    }
+}
+
+/* The operator's "Input Dims" (and with VP_ODIM_ARGS its "Input type"
+ * and "Concrete Inputs", after VP_OPS_ARGS_SEP each) as put_list prints
+ * them, interned. */
 static uint32_t shape_of(file_pass *fp, vp_span args)
 {
     static const char *const keys[] = {"Input Dims", "Input type", "Concrete Inputs"};
@@ -113,19 +139,11 @@ static uint32_t shape_of(file_pass *fp, vp_span args)
         return 0;
     fp->m->dims_seen = 1;
     fp->tmp.len = 0;
-    for (size_t i = 0; i < v.n; i++) {
-        char c = v.p[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-            continue;
-        vp_buf_putc(&fp->tmp, c);
-        if (c == ',')
-            vp_buf_putc(&fp->tmp, ' ');
-    }
-    /* The type names hold blanks ("long int"): their texts as written. */
+    put_list(&fp->tmp, v);
     for (int k = 1; k < nkeys; k++) {
         vp_buf_putc(&fp->tmp, VP_OPS_ARGS_SEP);
         if (vals[k].p)
-            vp_buf_append(&fp->tmp, vals[k].p, vals[k].n);
+            put_list(&fp->tmp, vals[k]);
     }
     return vp_ops_shape(fp->m, fp->tmp.data, fp->tmp.len);
 }
