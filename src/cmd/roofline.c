@@ -143,16 +143,21 @@ static void add_notes(vp_table *t, const vp_roofline *r, const vp_common_opts *c
                           r->peak->device, r->peak->key, r->device, r->peak->source,
                           r->tbs > 0 ? "from " : "not known: give --peak-tbs",
                           r->tbs > 0 ? (r->tbs_source ? r->tbs_source : "") : "");
+    int above = 0, fp32_above = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         vp_rl_figures f;
         vp_rl_row_figures(&r->rows[i], &f);
-        if (f.pct > 100) {
-            vp_table_add_note(t, "some rows are above 100%% of the roof: their model counts "
-                                 "more work than the kernels did (docs/roofline.md), or the "
-                                 "peak is not the device's");
-            break;
-        }
+        const vp_rl_cost *cost = &r->rows[i].cost;
+        above |= f.pct > 100;
+        fp32_above |= f.pct > 100 && cost->matrix && cost->prec == VP_RL_FP32;
     }
+    if (fp32_above && !r->o.tf32 && r->o.peak_tflops <= 0)
+        vp_table_add_note(t, "FP32 matrix work above the FP32 peak ran on TF32 tensor cores "
+                             "(allow_tf32): give --tf32");
+    if (above)
+        vp_table_add_note(t, "some rows are above 100%% of the roof: their model counts more "
+                             "work than the kernels did (docs/roofline.md), or the peak is not "
+                             "the device's");
 }
 
 int cmd_roofline(int argc, char **argv)

@@ -87,6 +87,7 @@ END
 case_ 'without --tf32 the FP32 GEMMs are above the FP32 roof: the note says why'
 vp roofline --gpu A100 --top 1 "$DATA/hta/trace_filter_rank-0.json.gz"
 expect_status 0
+expect_stdout_has 'note: FP32 matrix work above the FP32 peak ran on TF32 tensor cores (allow_tf32): give --tf32'
 expect_stdout_has 'note: some rows are above 100% of the roof'
 
 case_ '--steps: the operators of the steps kept'
