@@ -113,6 +113,16 @@ vp roofline -f csv --by rank -j 2 "$DATA/hta/trace_filter_rank-0.json.gz" "$DATA
 cp "$OUT_STDOUT" "$WORK/rl-j2.csv"
 expect_same_files '-j 2' "$WORK/rl-one.csv" "$WORK/rl-j2.csv" true
 
+case_ 'a partial carries the device name: reduce prints the same peaks'
+vp roofline -f csv "$RL"
+cp "$OUT_STDOUT" "$WORK/rl-synth.csv"
+vp roofline --save-part "$WORK/rl-synth.vpart" "$RL"
+vp reduce -f csv "$WORK/rl-synth.vpart"
+expect_status 0
+expect_stdout_has ',989.00,3.350,34.75,compute'
+cp "$OUT_STDOUT" "$WORK/rl-synth-reduced.csv"
+expect_same_files 'reduce keeps the device' "$WORK/rl-synth.csv" "$WORK/rl-synth-reduced.csv" true
+
 case_ 'usage errors'
 vp roofline --sort speed "$RL"
 expect_status 2
