@@ -101,8 +101,37 @@ static uint32_t call_name(file_pass *fp, const char *p, size_t n, int *added)
 
 /* A JSON array's text as torch's str() of the list prints it: ", "
  * between items, no other blank outside strings ("long int" keeps its). */
+/* Whether v is already as put_list prints it (as Kineto writes it): then
+ * one copy does, not a byte at a time. */
+static int canonical(vp_span v)
+{
+    int in_str = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        char c = v.p[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == ',') {
+            if (i + 1 >= v.n || v.p[i + 1] != ' ')
+                return 0;
+            i++;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void put_list(vp_buf *b, vp_span v)
 {
+    if (canonical(v)) {
+        vp_buf_append(b, v.p, v.n);
+        return;
+    }
     int in_str = 0;
     for (size_t i = 0; i < v.n; i++) {
         char c = v.p[i];
