@@ -127,4 +127,12 @@ typedef struct vp_rl_figures {
 } vp_rl_figures;
 void vp_rl_row_figures(const vp_rl_row *row, vp_rl_figures *f);
 
+/* The time-weighted Roofline (%) of the rows of the families in mask
+ * (bit 1 << vp_rl_family): sum of Roofline (%) x Kernel Time over the sum
+ * of Kernel Time, over the rows that have one (the roofline.gemm_pct and
+ * roofline.attention_pct of issue 33); -1 when no row has one. */
+double vp_roofline_weighted_pct(const vp_roofline *r, unsigned mask);
+#define VP_RL_MASK_GEMM (1u << VP_RL_GEMM)
+#define VP_RL_MASK_ATTENTION (1u << VP_RL_ATTN_FWD | 1u << VP_RL_ATTN_BWD)
+
 #endif

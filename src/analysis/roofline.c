@@ -205,3 +205,20 @@ void vp_rl_row_figures(const vp_rl_row *row, vp_rl_figures *f)
     if (s > 0)
         f->pct = 100 * calls * (tc > tm ? tc : tm) / s;
 }
+
+double vp_roofline_weighted_pct(const vp_roofline *r, unsigned mask)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const vp_rl_row *x = &r->rows[i];
+        vp_rl_figures f;
+        if (!(mask & 1u << x->cost.family))
+            continue;
+        vp_rl_row_figures(x, &f);
+        if (f.pct < 0)
+            continue;
+        num += f.pct * (double)x->kernel_ns;
+        den += (double)x->kernel_ns;
+    }
+    return den > 0 ? num / den : -1;
+}

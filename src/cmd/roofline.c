@@ -143,6 +143,16 @@ static void add_notes(vp_table *t, const vp_roofline *r, const vp_common_opts *c
                           r->peak->device, r->peak->key, r->device, r->peak->source,
                           r->tbs > 0 ? "from " : "not known: give --peak-tbs",
                           r->tbs > 0 ? (r->tbs_source ? r->tbs_source : "") : "");
+    double gemm = vp_roofline_weighted_pct(r, VP_RL_MASK_GEMM),
+           attn = vp_roofline_weighted_pct(r, VP_RL_MASK_ATTENTION);
+    if (gemm >= 0 || attn >= 0) {
+        char g[32] = "-", a[32] = "-";
+        if (gemm >= 0)
+            snprintf(g, sizeof g, "%.2f%%", gemm);
+        if (attn >= 0)
+            snprintf(a, sizeof a, "%.2f%%", attn);
+        vp_table_add_note(t, "roofline, weighted by kernel time: GEMM %s, attention %s", g, a);
+    }
     int above = 0, fp32_above = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         vp_rl_figures f;

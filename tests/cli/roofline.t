@@ -45,6 +45,7 @@ expect_status 0
 expect_stdout_has 'note: 89.1% of the operators'"'"' kernel time is in operators with a model'
 expect_stdout_has 'note: peaks: H100 SXM ("H100" matched in "NVIDIA H100 80GB HBM3"), dense'
 expect_stdout_has '(others: 4 rows)'
+expect_stdout_has 'note: roofline, weighted by kernel time: GEMM 34.75%, attention 17.37%'
 
 case_ '--sort roofline: furthest from the roof first; --peak-tflops, --peak-tbs override'
 vp roofline -f csv --sort roofline --top 2 --peak-tflops 500 --peak-tbs 2 "$RL"

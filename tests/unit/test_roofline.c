@@ -347,6 +347,28 @@ static void test_figures(void **state)
     assert_true(f.tbs > 0 && f.pct == -1 && f.compute_bound == -1);
 }
 
+/* The time-weighted roofline of a family.  A 1000^3 FP16 GEMM is 2e9
+ * FLOPs and 6e6 bytes: at 1000 TFLOP/s and 1 TB/s, 6 us of memory time,
+ * 6 % of 100 us and 3 % of 200 us: (6 x 100 + 3 x 200) / 300 = 4 %; the
+ * row without a peak and the add are left out. */
+static void test_weighted(void **state)
+{
+    (void)state;
+    vp_rl_row rows[4] = {
+        {.calls = 1, .kernel_ns = 100000, .peak_tflops = 1000, .peak_tbs = 1},
+        {.calls = 1, .kernel_ns = 200000, .peak_tflops = 1000, .peak_tbs = 1},
+        {.calls = 1, .kernel_ns = 500000, .peak_tflops = 0, .peak_tbs = 1},
+        {.calls = 1, .kernel_ns = 900000, .peak_tflops = 1000, .peak_tbs = 1},
+    };
+    rows[0].cost = cost("aten::mm", "[[1000, 1000], [1000, 1000]]", "[\"c10::Half\", \"c10::Half\"]", NULL);
+    rows[1].cost = rows[0].cost;
+    rows[2].cost = rows[0].cost;
+    rows[3].cost = cost("aten::add", "[[10], [10]]", "[\"float\", \"float\"]", NULL);
+    vp_roofline r = {.rows = rows, .nrows = 4};
+    assert_true(fabs(vp_roofline_weighted_pct(&r, VP_RL_MASK_GEMM) - 4.0) < 1e-9);
+    assert_true(vp_roofline_weighted_pct(&r, VP_RL_MASK_ATTENTION) == -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_reduce_norm_softmax_embedding),
         cmocka_unit_test(test_peaks),
         cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_weighted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
