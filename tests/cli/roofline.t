@@ -124,6 +124,20 @@ expect_stdout_has ',989.00,3.350,34.75,compute'
 cp "$OUT_STDOUT" "$WORK/rl-synth-reduced.csv"
 expect_same_files 'reduce keeps the device' "$WORK/rl-synth.csv" "$WORK/rl-synth-reduced.csv" true
 
+# One number, one function: check's and diff's roofline.* metrics are the
+# weighted roofline of vprof roofline's note (34.75 % and 17.37 % above).
+case_ 'check: roofline.gemm_pct and roofline.attention_pct gates'
+vp check -f csv --fail-if 'roofline.gemm_pct < 40' --expect 'roofline.attention_pct >= 10' "$RL"
+expect_status 1
+expect_stdout_has 'roofline.gemm_pct < 40,fail-if,FAIL,roofline.gemm_pct = 34.75% (< 40.00% is true)'
+expect_stdout_has 'roofline.attention_pct >= 10,expect,pass,roofline.attention_pct = 17.37% (>= 10.00% is true)'
+expect_stderr_has 'vprof: check: gate failed: roofline.gemm_pct < 40'
+
+case_ 'diff: a roofline gate reads both runs'"'"' operators'
+vp diff --fail-if 'roofline.gemm_pct < -5%' "$RL" "$RL"
+expect_status 0
+expect_stdout_has 'roofline.gemm_pct       34.75%   34.75%   0.00 pp'
+
 case_ 'usage errors'
 vp roofline --sort speed "$RL"
 expect_status 2
