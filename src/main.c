@@ -22,6 +22,8 @@ const vp_cmd vp_commands[] = {
      cmd_kernels_usage, NULL},
     {"ops", cmd_ops, "where CPU time went, per PyTorch operator (torch key_averages columns)",
      cmd_ops_usage, NULL},
+    {"roofline", cmd_roofline, "per operator and shape: FLOPs, bytes, TFLOP/s, TB/s, % of the roofline",
+     cmd_roofline_usage, NULL},
     {"launches", cmd_launches, "launch cost and delay per launch and kernel (HTA launch stats, nsys cuda_kern_exec_sum)",
      cmd_launches_usage, cmd_launches_tables},
     {"critical-path", cmd_critpath, "what bounds a step: HTA's critical path (CPU, GPU, launch, kernel gaps)",

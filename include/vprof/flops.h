@@ -148,14 +148,25 @@ typedef enum vp_recompute {
 /* FLOPs per token the hardware executes, recomputation included. */
 double vp_flops_hardware(const vp_flops *f, vp_recompute r);
 
-/* Accelerator peaks: dense tensor throughput (no sparsity), TFLOP/s. */
-typedef enum vp_dtype { VP_DTYPE_BF16, VP_DTYPE_FP16, VP_DTYPE_FP8 } vp_dtype;
+/* Accelerator peaks: dense throughput (no sparsity), TFLOP/s (INT8: TOPS).
+ * The first three are the tensor-core peaks vprof mfu divides by; the
+ * rest serve vprof roofline: FP32 and FP64 are the non-tensor (vector)
+ * peaks, TF32 and FP64_MX the tensor/matrix ones, FP32_MX AMD's FP32
+ * matrix peak (NVIDIA has none apart from TF32: 0). */
+typedef enum vp_dtype {
+    VP_DTYPE_BF16, VP_DTYPE_FP16, VP_DTYPE_FP8,
+    VP_DTYPE_FP32, VP_DTYPE_TF32, VP_DTYPE_FP32_MX, VP_DTYPE_FP64, VP_DTYPE_FP64_MX,
+    VP_DTYPE_INT8,
+    VP_DTYPE_COUNT
+} vp_dtype;
 
 typedef struct vp_peak {
     const char *key;        /* the substring matched in the device name */
     const char *device;     /* what the entry stands for, e.g. "H100 SXM" */
-    double tflops[3];       /* per vp_dtype; 0 when not known or not supported */
+    double tflops[VP_DTYPE_COUNT]; /* per vp_dtype; 0 when not known or not supported */
     const char *source;     /* where the figure comes from */
+    double tbs;             /* memory bandwidth, TB/s (10^12 bytes/s); 0 when not known */
+    const char *tbs_source; /* where the FP32/FP64/TF32/INT8 and bandwidth figures come from */
 } vp_peak;
 
 /* The entry for a device name (deviceProperties[].name, or --gpu), matched
@@ -172,8 +183,15 @@ const vp_peak *vp_peak_table(void);
  * entry matched, NULL when none. */
 double vp_peak_find(const char *device_name, vp_dtype d, const vp_peak **row);
 
-/* "bf16", "fp16", "fp8"; -1 when unknown. */
+/* The memory bandwidth of device_name (TB/s) where its entry is row:
+ * the entry's, or that of a memory variant the name names (an A100 with
+ * 80 GB has HBM2e at 2.039 TB/s, the 40 GB one HBM2 at 1.555); 0 when
+ * not known.  *source: where the figure comes from. */
+double vp_peak_tbs(const char *device_name, const vp_peak *row, const char **source);
+
+/* "bf16", "fp16", "fp8" (the dtypes vprof mfu takes); -1 otherwise. */
 int vp_dtype_parse(const char *s, vp_dtype *out);
+/* Every vp_dtype's name: "bf16" ... "fp64 matrix", "int8". */
 const char *vp_dtype_name(vp_dtype d);
 
 #endif

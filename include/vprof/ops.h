@@ -33,7 +33,12 @@
  * TensorBoard's module view): CPU Total is the frame's duration, Self CPU
  * that minus its child modules', GPU Total the GPU work launched inside
  * it, Self GPU that minus its child modules'. */
-enum { VP_ODIM_SHAPE = 1, VP_ODIM_RANK = 2, VP_ODIM_MODULE = 4 };
+/* VP_ODIM_ARGS (with VP_ODIM_SHAPE): the shape key is the operator's
+ * "Input Dims", "Input type" and "Concrete Inputs" texts joined by
+ * VP_OPS_ARGS_SEP, for vprof roofline's cost models. */
+enum { VP_ODIM_SHAPE = 1, VP_ODIM_RANK = 2, VP_ODIM_MODULE = 4, VP_ODIM_ARGS = 8 };
+#define VP_OPS_ARGS_SEP '\x1f'
+
 
 typedef enum vp_osort {
     VP_OSORT_CPU_TOTAL, VP_OSORT_SELF_CPU, VP_OSORT_CPU_AVG, VP_OSORT_CALLS,
@@ -47,6 +52,10 @@ typedef struct vp_ops_opts {
     const vp_step_range *steps;     /* NULL: every operator counts */
     int partial;                    /* accept truncated traces */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
+    /* NULL, or says which operators own their subtree: the operators
+     * inside one (at any depth) get no row, their time being the owner's
+     * GPU Total (vprof roofline: the outermost operator with a model). */
+    int (*owns)(const char *name);
 } vp_ops_opts;
 
 /* One row: the operators of one key, summed.  Times in ns. */
@@ -74,6 +83,7 @@ typedef struct vp_ops {
     int gpu;            /* some file had GPU work: the GPU columns mean something */
     int dims_seen;      /* some operator had "Input Dims" */
     int modules_seen;   /* some nn.Module frame (VP_ODIM_MODULE) */
+    char device[128];   /* the first deviceProperties[].name read; "" when none */
     /* private */
     vp_strmap *name_map, *shape_map, *row_map;
     size_t pos0;

@@ -134,7 +134,7 @@ int vp_run_has_device_work(const vp_run *r);
 struct vp_cp_steps;
 const struct vp_cp_steps *vp_run_step_bounds(const vp_run *r);
 /* 1 for a metric of device work: gpu.*, comm.*, kernels.*, memcpy.pct,
- * gemm.*, attention.*, rank.spread_pct. */
+ * gemm.*, attention.*, rank.spread_pct, roofline.*. */
 int vp_metric_on_device(const char *name);
 
 /* MFU of a run: tokens per step over the median step time, per GPU, with

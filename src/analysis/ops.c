@@ -93,14 +93,17 @@ size_t vp_ops_new_file(vp_ops *m, const char *path)
     return m->nfiles++;
 }
 
-/* The partial result (docs/partials.md, "ops"): the flags, the files
+/* The partial result (docs/partials.md, "ops"): the flags (and the
+ * device name when flag 8 says there is one), the files
  * (rank, path), the names, the input dims (after "[]") and the rows in
  * the order they were first seen, each with its sums.  Merged in input
  * order they give the rows one process reading the files in turn gives. */
 void vp_ops_save(const vp_ops *m, vp_buf *b)
 {
     vp_put_u64(b, (uint64_t)(m->gpu ? 1 : 0) | (uint64_t)(m->dims_seen ? 2 : 0) |
-                      (uint64_t)(m->modules_seen ? 4 : 0));
+                      (uint64_t)(m->modules_seen ? 4 : 0) | (uint64_t)(m->device[0] ? 8 : 0));
+    if (m->device[0])
+        vp_put_str(b, m->device, strlen(m->device));
     vp_put_u64(b, m->nfiles);
     for (size_t i = 0; i < m->nfiles; i++) {
         vp_put_i64(b, m->ranks[i]);
@@ -134,6 +137,14 @@ int vp_ops_merge(vp_ops *m, const void *p, size_t n, vp_error *err)
     m->gpu |= (flags & 1) != 0;
     m->dims_seen |= (flags & 2) != 0;
     m->modules_seen |= (flags & 4) != 0;
+    if (flags & 8) {
+        size_t len;
+        const char *dev = vp_get_cstr(&r, &len);
+        if (dev && !m->device[0] && len < sizeof m->device) {
+            memcpy(m->device, dev, len);
+            m->device[len] = 0;
+        }
+    }
     size_t base = m->nfiles;
     size_t nf = vp_get_count(&r, 2);
     for (size_t i = 0; i < nf && !r.bad; i++) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include "vprof/classify.h"
 #include "vprof/ops.h"
 #include "vprof/rank.h"
@@ -98,22 +99,80 @@ static uint32_t call_name(file_pass *fp, const char *p, size_t n, int *added)
     return i;
 }
 
-/* "Input Dims" as torch's str() of the list prints it: ", " between
- * items, no other blank. */
+/* A JSON array's text as torch's str() of the list prints it: ", "
+ * between items, no other blank outside strings ("long int" keeps its). */
+/* Whether v is already as put_list prints it (as Kineto writes it): then
+ * one copy does, not a byte at a time. */
+static int canonical(vp_span v)
+{
+    int in_str = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        char c = v.p[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == ',') {
+            if (i + 1 >= v.n || v.p[i + 1] != ' ')
+                return 0;
+            i++;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void put_list(vp_buf *b, vp_span v)
+{
+    if (canonical(v)) {
+        vp_buf_append(b, v.p, v.n);
+        return;
+    }
+    int in_str = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        char c = v.p[i];
+        if (in_str) {
+            vp_buf_putc(b, c);
+            if (c == '\\' && i + 1 < v.n)
+                vp_buf_putc(b, v.p[++i]);
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        vp_buf_putc(b, c);
+        if (c == ',')
+            vp_buf_putc(b, ' ');
+        else if (c == '"')
+            in_str = 1;
+    }
+}
+
+/* The operator's "Input Dims" (and with VP_ODIM_ARGS its "Input type"
+ * and "Concrete Inputs", after VP_OPS_ARGS_SEP each) as put_list prints
+ * them, interned. */
 static uint32_t shape_of(file_pass *fp, vp_span args)
 {
-    vp_span v = {0};
-    if (!args.p || vp_json_get(args, "Input Dims", &v) != 1 || !v.p || v.n == 0 || v.p[0] != '[')
+    static const char *const keys[] = {"Input Dims", "Input type", "Concrete Inputs"};
+    vp_span vals[3] = {{0}};
+    int nkeys = fp->m->o.dims & VP_ODIM_ARGS ? 3 : 1;
+    if (!args.p || vp_json_get_many(args, keys, (size_t)nkeys, vals) < 1)
+        return 0;
+    vp_span v = vals[0];
+    if (!v.p || v.n == 0 || v.p[0] != '[')
         return 0;
     fp->m->dims_seen = 1;
     fp->tmp.len = 0;
-    for (size_t i = 0; i < v.n; i++) {
-        char c = v.p[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-            continue;
-        vp_buf_putc(&fp->tmp, c);
-        if (c == ',')
-            vp_buf_putc(&fp->tmp, ' ');
+    put_list(&fp->tmp, v);
+    for (int k = 1; k < nkeys; k++) {
+        vp_buf_putc(&fp->tmp, VP_OPS_ARGS_SEP);
+        if (vals[k].p)
+            put_list(&fp->tmp, vals[k]);
     }
     return vp_ops_shape(fp->m, fp->tmp.data, fp->tmp.len);
 }
@@ -219,6 +278,16 @@ static void take_event(void *ctx, const vp_event *ev)
     hold(fp, ev, kind);
 }
 
+/* The first device name of the first trace that has one. */
+static void device_of(vp_ops *m, const cJSON *meta)
+{
+    const cJSON *dp = cJSON_GetObjectItemCaseSensitive(meta, "deviceProperties");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(dp, 0), "name");
+    if (m->device[0] || !cJSON_IsString(name) || strlen(name->valuestring) >= sizeof m->device)
+        return;
+    strcpy(m->device, name->valuestring);
+}
+
 int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
 {
     m->pos0 = position;
@@ -242,6 +311,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
                                });
         ops_build_trees(&fp);
         m->ranks[fp.file] = p.rank;
+        device_of(m, vp_trace_meta(p.trace));
         const vp_trace_stats *st = vp_trace_get_stats(p.trace);
         vp_trace_pass_say(m->o.say,
                           "%s: rank %ld (from %s); read %llu events in %llu bytes%s: %llu "
@@ -260,6 +330,7 @@ int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
         free(fp.t[t].v);
     free(fp.t);
     free(fp.call_row);
+    free(fp.owner);
     vp_corrjoin_free(fp.gpu);
     return status;
 }

@@ -28,6 +28,7 @@ typedef struct frame {
     int64_t mod_gpu;    /* the GPU work launched inside those */
     size_t nchild;
     closed last;        /* its last child */
+    int owned;          /* inside an operator that owns its subtree (vp_ops_opts.owns) */
 } frame;
 
 static int counted(const file_pass *fp, const oslice *s)
@@ -110,7 +111,7 @@ static void close_frame(file_pass *fp, frame *stack, size_t *depth)
     }
     uint32_t row = UINT32_MAX;
     uint32_t rname = row_name(fp, stack, *depth, s);
-    if (rname != UINT32_MAX && counted(fp, s)) {
+    if (rname != UINT32_MAX && !f->owned && counted(fp, s)) {
         row = vp_ops_row(fp->m, rname, s->kind == K_OP ? (uint32_t)s->x : 0,
                          fp->m->o.dims & VP_ODIM_RANK ? (int32_t)fp->file : 0);
         add_row(fp->m, row, 1, dur, dur - child_cpu, self_gpu, gpu_total);
@@ -154,6 +155,22 @@ void ops_walk_slices(const slice *s, size_t n, const slice_walk *w)
     free(open);
 }
 
+/* Whether operator slice s owns its subtree (o.owns), asked once per name. */
+static int owns(file_pass *fp, const oslice *s)
+{
+    if (!fp->m->o.owns || s->kind != K_OP)
+        return 0;
+    if (s->name >= fp->nowner) {
+        size_t n = fp->m->nnames;
+        fp->owner = vp_realloc(fp->owner, n);
+        memset(fp->owner + fp->nowner, 0, n - fp->nowner);
+        fp->nowner = n;
+    }
+    if (!fp->owner[s->name])
+        fp->owner[s->name] = fp->m->o.owns(fp->m->names[s->name]) ? 2 : 1;
+    return fp->owner[s->name] == 2;
+}
+
 /* The trees of the held slices, thread by thread, each sorted first.  A
  * slice opens inside the open one above it when ops_nests says so; the
  * frames it does not nest in close first. */
@@ -174,7 +191,8 @@ void ops_build_trees(file_pass *fp)
                 cap = cap ? cap * 2 : 64;
                 stack = vp_realloc(stack, cap * sizeof *stack);
             }
-            stack[depth++] = (frame){.sl = x, .last = {.row = UINT32_MAX}};
+            int owned = depth > 0 && (stack[depth - 1].owned || owns(fp, stack[depth - 1].sl));
+            stack[depth++] = (frame){.sl = x, .last = {.row = UINT32_MAX}, .owned = owned};
         }
         free(th->v);
         th->v = NULL;

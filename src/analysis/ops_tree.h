@@ -63,6 +63,8 @@ typedef struct file_pass {
     uint32_t last_tid;
     uint64_t ops, no_dur;
     name_cache op_names, call_names;
+    uint8_t *owner;     /* per model name, with o.owns: 0 not asked yet, 1 no, 2 owns */
+    size_t nowner;
 } file_pass;
 
 /* One nesting rule for vprof ops and vprof sequences: a slice (sorted

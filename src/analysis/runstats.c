@@ -64,6 +64,8 @@ static const vp_metric catalogue[] = {
     {"mfu", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), full-square attention (--model)"},
     {"mfu.causal", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), causal attention (--model)"},
     {"tflops", 0, VP_COL_RATIO, -1, "achieved model TFLOP/s per GPU, full-square attention (--model)"},
+    {"roofline.gemm_pct", 0, VP_COL_PERCENT, -1, "GEMMs' Roofline (%) weighted by their kernel time, as vprof roofline's note (check and diff, when a gate names it)"},
+    {"roofline.attention_pct", 0, VP_COL_PERCENT, -1, "attention operators' Roofline (%) weighted by their kernel time (check and diff, when a gate names it)"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -856,7 +858,7 @@ int vp_run_why_absent(const vp_run *r, const char *name, char *buf, size_t n)
 int vp_metric_on_device(const char *name)
 {
     static const char *const prefixes[] = {"gpu.", "comm.", "kernels.", "memcpy.", "gemm.",
-                                           "attention.", "rank.spread", NULL};
+                                           "attention.", "rank.spread", "roofline.", NULL};
     for (const char *const *p = prefixes; *p; p++)
         if (strncmp(name, *p, strlen(*p)) == 0)
             return 1;

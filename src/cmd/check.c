@@ -202,6 +202,7 @@ int cmd_check(int argc, char **argv)
         case OPT_FAIL_IF:
             if (vp_gate_list_add(&gates, "check", c == OPT_EXPECT ? "expect" : "fail-if", optarg) != 0)
                 goto out;
+            vp_run_cli_gate(&ro, optarg);
             break;
         case OPT_BASELINE:
             baseline = optarg;

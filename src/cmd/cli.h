@@ -39,6 +39,8 @@ int cmd_kernels(int argc, char **argv);
 extern const char cmd_kernels_usage[];
 int cmd_ops(int argc, char **argv);
 extern const char cmd_ops_usage[];
+int cmd_roofline(int argc, char **argv);
+extern const char cmd_roofline_usage[];
 int cmd_launches(int argc, char **argv);
 int cmd_critpath(int argc, char **argv);
 extern const char cmd_critpath_usage[];

@@ -162,6 +162,7 @@ int cmd_diff(int argc, char **argv)
         case OPT_FAIL_IF:
             if (vp_gate_list_add(&gates, "diff", "fail-if", optarg) != 0)
                 goto out;
+            vp_run_cli_gate(&ro, optarg);
             break;
         case OPT_BY:
             if (strcmp(optarg, "rank") != 0) {

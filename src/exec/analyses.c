@@ -14,6 +14,7 @@
 #include "vprof/memevents.h"
 #include "vprof/ops.h"
 #include "vprof/report_run.h"
+#include "vprof/roofline.h"
 #include "vprof/runstats.h"
 
 /* new, merge, save and free of a model initialised in place by init(m,
@@ -81,6 +82,20 @@ static void ops_finish(void *m)
 {
     vp_ops_finish(m, VP_OSORT_CPU_TOTAL);
 }
+
+/* ---- roofline: an ops model read by name and arguments ---- */
+
+static void roofline_ops_init(vp_ops *m, const vp_ops_opts *o)
+{
+    vp_ops_opts widest;
+    if (!o) {
+        vp_roofline_ops_opts(&(vp_roofline_opts){.by_rank = 1}, &widest);
+        o = &widest;
+    }
+    vp_ops_init(m, o);
+}
+MODEL_LIFE(roofline, vp_ops, vp_ops_opts, roofline_ops_init, vp_ops_merge, vp_ops_save,
+           vp_ops_free, NULL)
 
 /* ---- launches ---- */
 
@@ -257,6 +272,7 @@ static void report_finish(void *m)
 static const vp_analysis table[] = {
     ENTRY("kernels", VP_KERNELS_PART_VERSION, kernels, kernels_read, kernels_finish),
     ENTRY("ops", VP_OPS_PART_VERSION, ops, ops_read, ops_finish),
+    ENTRY("roofline", VP_OPS_PART_VERSION, roofline, ops_read, ops_finish),
     ENTRY("launches", VP_LAUNCHES_PART_VERSION, launches, launches_read, launches_finish),
     ENTRY("counters", VP_COUNTERS_PART_VERSION, counters, counters_read, counters_finish),
     {"api", VP_EVSUM_PART_VERSION, api_new, api_merge, api_save, api_free, evsum_read,

@@ -31,8 +31,9 @@ static void test_table(void **state)
         uint64_t version;
         int reads;      /* a uniform read step */
     } want[] = {
-        {"kernels", 2, 1}, {"ops", 1, 1},     {"launches", 2, 1}, {"counters", 1, 1}, {"api", 3, 1},
-        {"copies", 3, 1},  {"ranges", 3, 1},  {"comm", 2, 0},     {"steps", 2, 0},
+        {"kernels", 2, 1}, {"ops", 1, 1},    {"roofline", 1, 1}, {"launches", 2, 1},
+        {"counters", 1, 1}, {"api", 3, 1},   {"copies", 3, 1},   {"ranges", 3, 1},
+        {"comm", 2, 0},    {"steps", 2, 0},
         {"summary", 9, 1}, {"check", 9, 1},   {"memory", 3, 0},   {"report", 3, 1},
     };
     (void)state;
