@@ -158,6 +158,26 @@ expect_stderr_has 'this is a CUDA memory snapshot (a Python pickle), not a trace
 vp memory -f csv "$SNAP"
 expect_status 0
 
+case_ 'a Git LFS pointer in place of the file: says so, exit 3, for traces and snapshots'
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 2966212\n' >lfs.json.gz
+cp lfs.json.gz lfs.pickle
+gzip -c lfs.pickle >lfsz.json.gz
+for cmd in kernels summary comm steps; do
+    vp $cmd lfs.json.gz
+    expect_status 3
+    expect_stderr <<'END'
+vprof: lfs.json.gz: byte 0 (line 1, column 1): a Git LFS pointer, not the file: run git lfs pull
+END
+done
+vp memory lfs.pickle
+expect_status 3
+expect_stderr <<'END'
+vprof: lfs.pickle: byte 0 (line 1, column 1): a Git LFS pointer, not the file: run git lfs pull
+END
+vp kernels lfsz.json.gz
+expect_status 3
+expect_stderr_has 'a Git LFS pointer, not the file: run git lfs pull'
+
 case_ 'a truncated .gz suggests --partial, in every command'
 gzip -dc "$K0" | head -c 300000 | gzip -c | head -c 20000 >cut.json.gz
 for cmd in summary comm; do
