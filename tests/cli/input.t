@@ -90,6 +90,31 @@ if cmp -s dir.json dir-merge.json; then pass; else fail "merge: the directory di
 vp diff -f csv run run
 expect_status 0
 
+case_ 'a directory whose subfolders hold traces: read without them, and warned, in every command'
+# Two runs filed in subfolders beside a trace: the directory stands for its
+# own trace only; the subfolders are named (they used to go unsaid).
+mkdir -p runs/runB runs/runA runs/.hidden runs/nothing
+printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":5,"pid":0,"tid":7}]}' >runs/top.json
+cp runs/top.json runs/runA/rank0.json
+cp runs/top.json runs/runB/rank0.json
+cp runs/top.json runs/.hidden/rank0.json
+echo x >runs/nothing/readme.txt
+for cmd in kernels summary comm steps; do
+    vp $cmd -f json runs
+    expect_status 0
+    expect_stderr <<'END'
+vprof: warning: runs: runA/, runB/ hold traces too, not read (a directory stands for the traces directly in it): give them as operands, or each run alone
+END
+done
+rm runs/top.json
+vp kernels runs
+expect_status 3
+expect_stderr_has 'vprof: warning: runs: runA/, runB/ hold traces too, not read'
+expect_stderr_has 'vprof: runs: is a directory that holds no trace'
+vp kernels -f csv runs/runA runs/runB
+expect_status 0
+expect_stderr_empty
+
 case_ 'a directory without traces and without an Ascend profile'
 mkdir -p none && echo x >none/readme.txt
 vp summary none
