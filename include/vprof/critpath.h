@@ -84,6 +84,9 @@ typedef struct vp_critpath {
     size_t nnames;
     void *intern;                /* vp_strmap */
     int dropped_last_step;       /* HTA's loading rule: the last ProfilerStep left out */
+    int32_t dropped_step;        /* then its name (an index in names), else -1 */
+    uint32_t *dropped_by_name;   /* then per name, the rows it left out (for the messages) */
+    size_t ndropped_by_name;
     size_t nread;                /* events with a duration read */
     size_t pruned;               /* of them, dropped as the window needs none */
     int64_t pruned_min_ts;       /* the earliest of those, us */

@@ -185,9 +185,11 @@ int vp_ms_start_time(const vp_memsnap *s, int64_t *t0_us);
 size_t vp_ms_warmup_end(const vp_ms_device *dev);
 
 /* The leak candidates: allocations made after the warm-up
- * (vp_ms_warmup_end) and still alive at the end of the recorded window,
- * largest first, equal sizes by event index.  Never one made during the
- * warm-up or before the trace started (the model's parameters, the
+ * (vp_ms_warmup_end) and still alive at the end of the recorded window, by
+ * a call path that still makes such allocations in the second half of the
+ * entries after the warm-up (state made once and constant since is not a
+ * leak), largest first, equal sizes by event index.  Never one made during
+ * the warm-up or before the trace started (the model's parameters, the
  * optimizer's state: the baseline). */
 size_t vp_ms_leaks(const vp_memsnap *s, const vp_ms_device *dev, vp_ms_live **out);
 

@@ -71,14 +71,29 @@ static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, i
         }
     }
     if (!found) {
-        if (cp->instances == 0)
+        /* Count what HTA's last-step rule left out too: the trace has
+         * them, and a user counting them would find more than we say. */
+        long left_out = 0;
+        for (size_t i = 0; cp->dropped_last_step && i < cp->ndropped_by_name; i++)
+            if (cp->dropped_by_name[i] && strstr(cp->names[i], a))
+                left_out += (long)cp->dropped_by_name[i];
+        if (cp->instances == 0 && left_out == 0)
             vp_error_set(err, VP_EXIT_INPUT,
                          "%s: no event named like '%s' (the annotation): no window to analyse",
                          path, a);
+        else if (left_out == 0)
+            vp_error_set(err, VP_EXIT_INPUT,
+                         "%s: %ld event%s named like '%s'; instance %ld (counted from 0) is not one",
+                         path, cp->instances, cp->instances == 1 ? " is" : "s are", a, o->instance);
         else
             vp_error_set(err, VP_EXIT_INPUT,
-                         "%s: %ld events are named like '%s'; instance %ld (counted from 0) is not one",
-                         path, cp->instances, a, o->instance);
+                         "%s: %ld event%s named like '%s', %ld of them from the last step "
+                         "(%s), which HTA's rule leaves out (it drops a trace's last "
+                         "ProfilerStep); instance %ld (counted from 0) is not one of the %ld left",
+                         path, cp->instances + left_out,
+                         cp->instances + left_out == 1 ? " is" : "s are", a, left_out,
+                         cp->dropped_step >= 0 ? cp->names[cp->dropped_step] : "?", o->instance,
+                         cp->instances);
         return -1;
     }
     return 0;
@@ -389,6 +404,7 @@ void vp_critpath_free(vp_critpath *cp)
     free(cp->names);
     vp_strmap_free(cp->intern);
     free(cp->rows);
+    free(cp->dropped_by_name);
     free(cp->path);
     free(cp->critical_rows);
     memset(cp, 0, sizeof *cp);

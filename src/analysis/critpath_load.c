@@ -222,6 +222,7 @@ static void drop_last_step(vp_critpath *cp)
     uint32_t first = UINT32_MAX;
     int names = 0;
     int64_t last = INT64_MIN;
+    int32_t last_name = -1;
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         if (!is_profiler_step(cp->names[r->name]))
@@ -230,8 +231,10 @@ static void drop_last_step(vp_critpath *cp)
             first = r->name;
         else if (r->name != first)
             names = 2;
-        if (!gpu_side(cp, r) && r->ts > last)
+        if (!gpu_side(cp, r) && r->ts > last) {
             last = r->ts;
+            last_name = (int32_t)r->name;
+        }
     }
     if (names < 2 || last == INT64_MIN)
         return;
@@ -243,6 +246,9 @@ static void drop_last_step(vp_critpath *cp)
     if (cp->pruned && cp->pruned_min_ts < last)   /* pruned rows are CPU side, without an id */
         vp_cp_imap_put(&kept, -1, 1);
     int32_t *to = vp_malloc((cp->nrows + 1) * sizeof *to);
+    cp->dropped_by_name = vp_calloc(cp->nnames ? cp->nnames : 1, sizeof *cp->dropped_by_name);
+    cp->ndropped_by_name = cp->nnames;
+    cp->dropped_step = last_name;
     size_t n = 0;
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
@@ -250,6 +256,8 @@ static void drop_last_step(vp_critpath *cp)
         to[i] = keep ? (int32_t)n : -1;
         if (keep)
             cp->rows[n++] = *r;
+        else
+            cp->dropped_by_name[r->name]++;
     }
     for (size_t i = 0; i < n; i++) {
         vp_cp_row *r = &cp->rows[i];

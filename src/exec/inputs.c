@@ -60,6 +60,52 @@ static int is_ascend(const char *dir)
     return 1;
 }
 
+static int is_trace_name(const char *name)
+{
+    return name[0] != '.' && (ends_with(name, ".json") || ends_with(name, ".gz"));
+}
+
+/* Whether dir/sub is a directory with a trace file directly in it. */
+static int holds_traces(const char *dir, const char *sub)
+{
+    vp_buf b = {0};
+    vp_buf_printf(&b, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", sub);
+    struct stat st;
+    int found = 0;
+    DIR *d = stat(vp_buf_cstr(&b), &st) == 0 && S_ISDIR(st.st_mode) ? opendir(vp_buf_cstr(&b)) : NULL;
+    if (d) {
+        struct dirent *e;
+        while (!found && (e = readdir(d)) != NULL)
+            found = is_trace_name(e->d_name);
+        closedir(d);
+    }
+    vp_buf_free(&b);
+    return found;
+}
+
+/* A directory stands for the traces directly in it: subfolders that hold
+ * traces (other runs, or the ranks of this one filed apart) are not read,
+ * and are named so that nobody takes the sum for the whole. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void warn_subfolders(const char *dir, char **subs, size_t nsubs)
+{
+    if (!nsubs)
+        return;
+    qsort(subs, nsubs, sizeof *subs, cmp_str);
+    vp_buf b = {0};
+    for (size_t i = 0; i < nsubs; i++)
+        vp_buf_printf(&b, "%s%s/", i ? ", " : "", subs[i]);
+    vp_warn("%s: %s %s traces too, not read (a directory stands for the traces directly "
+            "in it): give %s as operand%s, or each run alone",
+            dir, vp_buf_cstr(&b), nsubs == 1 ? "holds" : "hold", nsubs == 1 ? "it" : "them",
+            nsubs == 1 ? "" : "s");
+    vp_buf_free(&b);
+}
+
 /* The trace files of dir, in rank order, pushed; how many. */
 static size_t expand_dir(list *l, const char *dir)
 {
@@ -67,11 +113,20 @@ static size_t expand_dir(list *l, const char *dir)
     if (!d)
         return 0;
     char **names = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, nsubs = 0, subcap = 0;
+    char **subs = NULL;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name;
-        if (name[0] == '.' || !(ends_with(name, ".json") || ends_with(name, ".gz")))
+        if (name[0] != '.' && !is_trace_name(name) && holds_traces(dir, name)) {
+            if (nsubs == subcap) {
+                subcap = subcap ? 2 * subcap : 8;
+                subs = vp_realloc(subs, subcap * sizeof *subs);
+            }
+            subs[nsubs++] = vp_strdup(name);
+            continue;
+        }
+        if (!is_trace_name(name))
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;
@@ -80,6 +135,10 @@ static size_t expand_dir(list *l, const char *dir)
         names[n++] = vp_strdup(name);
     }
     closedir(d);
+    warn_subfolders(dir, subs, nsubs);
+    for (size_t i = 0; i < nsubs; i++)
+        free(subs[i]);
+    free(subs);
     if (n)
         qsort(names, n, sizeof *names, cmp_rank_name);
     size_t pushed = 0;

@@ -223,7 +223,9 @@ static vp_table *leak_table(const vp_memsnap *s, const mem_opts *o)
         free(lv);
     }
     vp_table_add_note(t, "allocated after the first quarter of the recorded time and still alive "
-                         "at its end (the baseline and the warm-up are never leaks)");
+                         "at its end, by code that still adds such memory in the second half "
+                         "of the entries after it (the baseline, the warm-up and state made "
+                         "once, like an optimizer's, are never leaks)");
     return t;
 }
 

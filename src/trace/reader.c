@@ -682,6 +682,20 @@ static int step(vp_trace *t, vp_event *ev, const char **q, int *produced, vp_jso
         } else if (*p == '[') {
             t->array_form = 1;
             t->st = ST_ARR_FIRST;
+        } else if (*p == 'v' && t->stats.bytes == 0 && p == t->p) {
+            /* A Git LFS pointer checked out in place of the file: what a
+             * clone without git-lfs leaves for every large file. */
+            static const char lfs[] = "version https://git-lfs.github.com/spec/";
+            size_t have = (size_t)(end - p), n = sizeof lfs - 1;
+            if (have < n && !t->src_ended && memcmp(p, lfs, have) == 0)
+                return VP_JSON_MORE;
+            if (have >= n && memcmp(p, lfs, n) == 0) {
+                snprintf(fail->what, sizeof fail->what,
+                         "a Git LFS pointer, not the file: run git lfs pull");
+                fail->where = p;
+                return VP_JSON_ERR;
+            }
+            return vp_json_fail_at(fail, p, end, "a trace: '{' (object form) or '[' (array form)");
         } else if ((unsigned char)*p == 0x80 && end - p >= 2 && p[1] >= 2 && p[1] <= 5) {
             /* a pickle's PROTO opcode: what torch.cuda.memory._dump_snapshot writes */
             snprintf(fail->what, sizeof fail->what,

@@ -90,6 +90,31 @@ if cmp -s dir.json dir-merge.json; then pass; else fail "merge: the directory di
 vp diff -f csv run run
 expect_status 0
 
+case_ 'a directory whose subfolders hold traces: read without them, and warned, in every command'
+# Two runs filed in subfolders beside a trace: the directory stands for its
+# own trace only; the subfolders are named (they used to go unsaid).
+mkdir -p runs/runB runs/runA runs/.hidden runs/nothing
+printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":5,"pid":0,"tid":7}]}' >runs/top.json
+cp runs/top.json runs/runA/rank0.json
+cp runs/top.json runs/runB/rank0.json
+cp runs/top.json runs/.hidden/rank0.json
+echo x >runs/nothing/readme.txt
+for cmd in kernels summary comm steps; do
+    vp $cmd -f json runs
+    expect_status 0
+    expect_stderr <<'END'
+vprof: warning: runs: runA/, runB/ hold traces too, not read (a directory stands for the traces directly in it): give them as operands, or each run alone
+END
+done
+rm runs/top.json
+vp kernels runs
+expect_status 3
+expect_stderr_has 'vprof: warning: runs: runA/, runB/ hold traces too, not read'
+expect_stderr_has 'vprof: runs: is a directory that holds no trace'
+vp kernels -f csv runs/runA runs/runB
+expect_status 0
+expect_stderr_empty
+
 case_ 'a directory without traces and without an Ascend profile'
 mkdir -p none && echo x >none/readme.txt
 vp summary none
@@ -157,6 +182,26 @@ expect_status 3
 expect_stderr_has 'this is a CUDA memory snapshot (a Python pickle), not a trace: try `vprof memory`'
 vp memory -f csv "$SNAP"
 expect_status 0
+
+case_ 'a Git LFS pointer in place of the file: says so, exit 3, for traces and snapshots'
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 2966212\n' >lfs.json.gz
+cp lfs.json.gz lfs.pickle
+gzip -c lfs.pickle >lfsz.json.gz
+for cmd in kernels summary comm steps; do
+    vp $cmd lfs.json.gz
+    expect_status 3
+    expect_stderr <<'END'
+vprof: lfs.json.gz: byte 0 (line 1, column 1): a Git LFS pointer, not the file: run git lfs pull
+END
+done
+vp memory lfs.pickle
+expect_status 3
+expect_stderr <<'END'
+vprof: lfs.pickle: byte 0 (line 1, column 1): a Git LFS pointer, not the file: run git lfs pull
+END
+vp kernels lfsz.json.gz
+expect_status 3
+expect_stderr_has 'a Git LFS pointer, not the file: run git lfs pull'
 
 case_ 'a truncated .gz suggests --partial, in every command'
 gzip -dc "$K0" | head -c 300000 | gzip -c | head -c 20000 >cut.json.gz

@@ -50,9 +50,7 @@ Device,Bytes (B),Allocations,Site
 0,10616832,2,functional.py:407:einsum
 
 Device,Bytes (B),Allocations,Site
-0,14811136,4,
-0,10616832,2,functional.py:407:einsum
-0,4,1,trace_peak_memory.py:46:main
+0,6291456,3,
 END
 expect_stderr_empty
 
