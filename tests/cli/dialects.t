@@ -1,7 +1,8 @@
 # Traces of torch 1.8-1.10 (Kineto's first dialect: Operator, Runtime,
 # Kernel, Memcpy, Memset; [memory] with Bytes only; computeProperties) read
 # as fully as today's, and summary's call findings that leave the
-# profiler's edges out.  The traces are real (tests/data/wild/SOURCE.md).
+# profiler's edges out.  The traces are real: the wild corpus
+# (tests/wild/SOURCE.md, in ../shared/fixtures/wild; the file skips without it).
 # Expected values: tests/cli/dialects_expect.py computes them from the raw
 # JSON without vprof's code (steps: forward/backward per step; memory: the
 # replay of Bytes; edges: where each runtime call falls), and a copy of a
@@ -9,7 +10,11 @@
 # original (today's names are the ones tests/hta checks against HTA).
 
 cd "$WORK" || exit 1
-W=$DATA/wild
+for f in kineto-gpu-metrics-computeproperties kineto-resnet50-torch1.9-w0 tracelens-mi210-gpu-only \
+         tracelens-h100-qwen1.5 hta-simple-add; do
+    need_wild $f.json.gz
+done
+W=$WILD
 OLD=$W/kineto-gpu-metrics-computeproperties.json.gz
 R50=$W/kineto-resnet50-torch1.9-w0.json.gz
 

@@ -30,6 +30,10 @@ Usage:
   independent.py --write OUT TRACE... write them (the suite's expectations)
   independent.py --check OUT TRACE... exit 1 when OUT does not hold exactly
                                       what this script computes now
+A TRACE that is a folder stands for its *.json.gz; no TRACE at all for the
+corpus folder $VPROF_WILD_DIR, else ../shared/fixtures/wild beside the
+checkout (tests/wild/SOURCE.md).  Exit 77 (skip), saying where it looked,
+when that gives no trace.
 """
 import collections
 import decimal
@@ -274,7 +278,21 @@ def main(argv):
     mode, out = None, None
     if argv and argv[0] in ("--write", "--check"):
         mode, out, argv = argv[0], argv[1], argv[2:]
-    result = {os.path.basename(p): analyse(p) for p in argv}
+    if not argv:
+        argv = [os.environ.get("VPROF_WILD_DIR") or os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "fixtures", "wild")]
+    traces = []
+    for p in argv:
+        if os.path.isdir(p):
+            traces += sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".json.gz"))
+        elif os.path.exists(p) or "." in os.path.basename(p):  # else an absent folder
+            traces.append(p)
+    if not traces:
+        print("SKIP independent.py: no trace (*.json.gz) in %s: the wild corpus is fetched public "
+              "data kept in the steering repository's shared/fixtures/wild (tests/wild/SOURCE.md)"
+              % " ".join(argv))
+        return 77
+    result = {os.path.basename(p): analyse(p) for p in traces}
     if mode is None:
         json.dump(result, sys.stdout, indent=1, sort_keys=True)
         print()
