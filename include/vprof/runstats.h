@@ -39,6 +39,7 @@ typedef struct vp_run_opts {
     int partial;          /* accept truncated traces */
     int progress;
     int critical_path;    /* each step's critical path (vprof/critpath_steps.h) */
+    struct vp_kclass_rules *classes;  /* overrides of the kernel class rules, NULL: none */
 } vp_run_opts;
 
 typedef struct vp_run vp_run;
@@ -56,7 +57,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 8   /* 8: the api payload's version 3 */
+#define VP_RUN_PART_VERSION 9   /* 9: step_exposed; 8: the api payload's version 3 */
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);

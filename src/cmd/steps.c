@@ -56,6 +56,7 @@ const char cmd_steps_usage[] =
     "                     breakdown per rank and stream\n"
     "  --kernel-wait US   gaps shorter than this are kernel wait (--idle); microseconds,\n"
     "                     default 30 (HTA's consecutive_kernel_delay)\n"
+    VP_CLASS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --table NAME   steps (default), summary, temporal, idle, step_trace_time, or\n"
@@ -99,7 +100,8 @@ static int read_file(stepsc *s, const char *path)
     vp_trace_pass_opts o = {.partial = s->common.partial,
                             .range = s->common.has_steps ? &s->common.steps : NULL,
                             .position = (long)(s->pos0 + s->b.nfiles),
-                            .rank = s->rank_override};
+                            .rank = s->rank_override,
+                            .classes = s->common.classes};
     if (vp_gpu_pass_read(&p, path, &o, s->idle ? NULL : vp_breakdown_observe, &s->b, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);
@@ -213,6 +215,7 @@ int cmd_steps(int argc, char **argv)
         VP_COMMON_LONGOPTS,
         VP_TABLE_LONGOPT,
         VP_STEPS_LONGOPT,
+        VP_CLASS_LONGOPTS,
         VP_SCALE_LONGOPTS,
         {"per-rank", no_argument, 0, OPT_PER_RANK},
         {"idle", no_argument, 0, OPT_IDLE},
