@@ -35,6 +35,7 @@ typedef struct vp_comm_rank {
     int64_t step_exposed; /* the exposed communication inside step_time's windows */
     size_t nsteps;        /* steps in step_time; 0: it is the span */
     uint64_t gpu_events;
+    long world;           /* distributedInfo.world_size, 0: not said */
     vp_comm_step_coll *sc;
     size_t nsc, cap_sc;
 } vp_comm_rank;
@@ -83,7 +84,7 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
 void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *r, int selected_only);
 /* The two above for one file read: a new rank row with its path and rank,
  * filled from w.  Returns the row. */
-vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank,
+vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank, long world,
                                int selected_only);
 
 /* An Ascend rank's communication.json (matrix 0: its operations, given
@@ -94,7 +95,7 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
 
 /* Partial results: save appends what c holds; merge appends a partial's
  * ranks and adds its groups (-1 with err set, status 3, when damaged). */
-enum { VP_COMM_PART_VERSION = 3 };   /* 3: step_exposed */
+enum { VP_COMM_PART_VERSION = 3 };   /* 3: step_exposed, world */
 void vp_comm_save(const vp_comm *c, vp_buf *b);
 int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err);
 

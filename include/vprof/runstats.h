@@ -103,6 +103,12 @@ int vp_run_device_count(const vp_run *r);
 /* The entries of the first trace's deviceProperties (what the machine
  * had, used or not); 0 when no trace has them. */
 int vp_run_listed_devices(const vp_run *r);
+/* 1 when distributedInfo says world_size > 1 and GPU work was read, but
+ * no kernel is communication by the class rules (docs/classification.md):
+ * the run's comm.* metrics are then absent, vp_run_why_absent says why,
+ * and the no_comm finding names the kernels it could not place. */
+int vp_run_comm_unseen(const vp_run *r);
+
 /* The largest distributedInfo.world_size of the files, 0 when none has one. */
 long vp_run_world(const vp_run *r);
 /* deviceProperties[0]'s computeMajor.computeMinor (8.0 on an A100, 7.0 on

@@ -357,7 +357,7 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
  * (computed from Ascend traces, or read from step_trace_time.csv, cluster
  * files and DBs) with their parallel groups; communication.json's
  * operations and communication_matrix.json's links (version 2); each rank's
- * exposed time inside its steps (version 3). */
+ * exposed time inside its steps and its world size (version 3). */
 void vp_comm_save(const vp_comm *c, vp_buf *b)
 {
     vp_put_u64(b, c->nranks);
@@ -370,6 +370,7 @@ void vp_comm_save(const vp_comm *c, vp_buf *b)
         vp_put_i64(b, r->step_exposed);
         vp_put_i64(b, (int64_t)r->nsteps);
         vp_put_i64(b, (int64_t)r->gpu_events);
+        vp_put_i64(b, r->world);
         vp_put_u64(b, r->nsc);
         for (size_t k = 0; k < r->nsc; k++) {
             vp_put_i64(b, r->sc[k].step);
@@ -422,6 +423,7 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
         rr->step_exposed = vp_get_i64(&r);
         rr->nsteps = (size_t)vp_get_i64(&r);
         rr->gpu_events = (uint64_t)vp_get_i64(&r);
+        rr->world = (long)vp_get_i64(&r);
         size_t nsc = vp_get_count(&r, 3);
         rr->sc = vp_malloc((nsc ? nsc : 1) * sizeof *rr->sc);
         rr->nsc = rr->cap_sc = nsc;
@@ -669,12 +671,13 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
     return rc;
 }
 
-vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank,
+vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank, long world,
                                int selected_only)
 {
     vp_comm_rank *r = vp_comm_new_rank(c);
     r->path = vp_strdup(path);
     r->rank = rank;
+    r->world = world;
     vp_comm_add_rank(c, w, r, selected_only);
     return r;
 }

@@ -143,10 +143,9 @@ typedef struct file_state {
 
 static void read_device_properties(vp_run *r, const cJSON *meta)
 {
-    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
-    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
-    if (cJSON_IsNumber(ws) && ws->valuedouble >= 1 && (long)ws->valuedouble > r->world)
-        r->world = (long)ws->valuedouble;
+    long world = vp_rank_world_size(meta);
+    if (world > r->world)
+        r->world = world;
     const cJSON *sv = cJSON_GetObjectItemCaseSensitive(meta, "schemaVersion");
     if (!r->schema && cJSON_IsNumber(sv) && sv->valuedouble >= 1)
         r->schema = (long)sv->valuedouble;
@@ -433,11 +432,16 @@ void vp_run_finish(vp_run *r)
     vp_run_set(r, "gpu.compute_pct", pct(r->compute, r->span));
     vp_run_set(r, "gpu.idle_pct", pct(r->span - r->busy, r->span));
     vp_run_set(r, "memcpy.pct", pct(r->memory, r->span));
-    vp_run_set(r, "comm.total", (double)r->comm);
-    vp_run_set(r, "comm.exposed", (double)r->exposed);
-    vp_run_set(r, "comm.exposed_pct", pct(r->exposed, r->busy));
-    if (r->step_wall && !r->untimed)
-        vp_run_set(r, "comm.exposed_step_pct", pct(r->step_exposed, r->step_wall));
+    /* A run of several ranks whose kernels the rules placed none of in
+     * communication has communication they do not know: no comm.* metric
+     * rather than zeros that would read as "nothing exposed". */
+    if (!vp_run_comm_unseen(r)) {
+        vp_run_set(r, "comm.total", (double)r->comm);
+        vp_run_set(r, "comm.exposed", (double)r->exposed);
+        vp_run_set(r, "comm.exposed_pct", pct(r->exposed, r->busy));
+        if (r->step_wall && !r->untimed)
+            vp_run_set(r, "comm.exposed_step_pct", pct(r->step_exposed, r->step_wall));
+    }
     if (r->comm)
         vp_run_set(r, "comm.overlap_pct", pct(r->overlap, r->comm));
     vp_run_set(r, "kernels.count", (double)r->kernels);
@@ -853,8 +857,20 @@ const char *vp_run_untimed(const vp_run *r)
     return r->untimed;
 }
 
+int vp_run_comm_unseen(const vp_run *r)
+{
+    return r->world > 1 && r->comm == 0 && !r->ascend && (r->span > 0 || r->kernels > 0);
+}
+
 int vp_run_why_absent(const vp_run *r, const char *name, char *buf, size_t n)
 {
+    if (strncmp(name, "comm.", 5) == 0 && vp_run_comm_unseen(r) && !vp_run_find(r, name)) {
+        snprintf(buf, n, "distributedInfo says world_size %ld, but no kernel is communication "
+                         "by the rules of docs/classification.md: the run's communication is "
+                         "of a kind they do not know%s",
+                 r->world, vp_diag_hint(VP_HINT_COMM_KERNELS));
+        return 1;
+    }
     if (!r->untimed || !needs_step_times(name) || vp_run_find(r, name))
         return 0;
     snprintf(buf, n, "%s has no trace_view.json, whose ProfilerStep windows and CPU tracks give "

@@ -80,6 +80,8 @@ static const char *hint_text(void *ctx, vp_hint code)
         return ": try `vprof memory`";
     case VP_HINT_STEPS:
         return "--steps";
+    case VP_HINT_COMM_KERNELS:
+        return " (--comm-kernels REGEX names the kernels of a library the rules do not know)";
     case VP_HINT_COUNT:
         break;
     }

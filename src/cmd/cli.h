@@ -169,12 +169,11 @@ void vp_verbose_say(const char *msg);
     {"comm-kernels", required_argument, 0, VP_OPT_COMM_KERNELS}, \
     {"compute-kernels", required_argument, 0, VP_OPT_COMPUTE_KERNELS}
 #define VP_CLASS_USAGE \
-    "      --comm-kernels REGEX\n" \
-    "                     kernels whose name matches are communication, whatever\n" \
-    "                     the rules say (POSIX extended regex; docs/classification.md)\n" \
-    "      --compute-kernels REGEX\n" \
-    "                     kernels whose name matches are compute (before\n" \
-    "                     --comm-kernels and the rules)\n"
+    "      --comm-kernels REGEX  kernels whose name matches are communication,\n" \
+    "                     whatever the rules say (POSIX extended regex;\n" \
+    "                     docs/classification.md)\n" \
+    "      --compute-kernels REGEX  kernels whose name matches are compute\n" \
+    "                     (before --comm-kernels and the rules)\n"
 
 /* The commands whose per-file work is a partial result (docs/scale.md):
  * -j/--jobs N, --save-part PATTERN, --mpi. */

@@ -11,6 +11,7 @@
 #include "cmd/cli.h"
 #include "cmd/gpupass_cli.h"
 #include "cmd/scale.h"
+#include "vprof/rank.h"
 #include "vprof/ascend_files.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_partial.h"
@@ -112,7 +113,9 @@ static int read_file(comm *c, const char *path)
     }
     vp_gpu_pass_warn(&p);
     size_t ncoll = c->m.file_colls, nrpc = c->m.file_rpcs;
-    vp_comm_rank *rr = vp_comm_add_file(&c->m, &p.w, path, p.pass.rank, c->common.has_steps);
+    vp_comm_rank *rr = vp_comm_add_file(&c->m, &p.w, path, p.pass.rank,
+                                          vp_rank_world_size(vp_trace_meta(p.pass.trace)),
+                                          c->common.has_steps);
     if (vp_npu_tracks_seen(p.w.npu) || p.w.nslices) {
         int slices = vp_stt_from_work(&p.w, rr->rank, c->common.has_steps, &c->m.stt);
         c->m.stt_source = vp_stt_trace_source(slices);

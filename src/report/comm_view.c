@@ -32,12 +32,19 @@ vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps)
         vp_table_set_int(t, row, C_IDLE, r->t.idle);
         if (r->t.comm > 0)
             vp_table_set_double(t, row, C_OVER_PCT, pct(r->t.overlap, r->t.comm));
-        if (r->step_time > 0)
+        int unseen = r->t.comm == 0 && r->world > 1 && r->gpu_events;   /* note below */
+        if (r->step_time > 0 && !unseen)
             vp_table_set_double(t, row, C_EXP_PCT, pct(r->step_exposed, r->step_time));
         if (r->gpu_events == 0)
             vp_table_add_note(t, "rank %ld: no GPU work%s: every time is 0 and the percentages are "
                                  "empty",
                               r->rank, selected_steps ? " in the selected steps" : " in the trace");
+        else if (r->t.comm == 0 && r->world > 1)
+            vp_table_add_note(t, "rank %ld: distributedInfo says world_size %ld, but no kernel is "
+                                 "communication by the rules of docs/classification.md: its "
+                                 "communication is of a kind they do not know, and every "
+                                 "communication figure here is unknown, not 0%s",
+                              r->rank, r->world, vp_diag_hint(VP_HINT_COMM_KERNELS));
         else if (r->t.comm == 0)
             vp_table_add_note(t, "rank %ld: no communication kernels, so Overlap is empty (HTA "
                                  "prints NaN)",
@@ -154,7 +161,7 @@ vp_table *vp_comm_collective_table(vp_comm *c, long top)
     if (shown < c->ngroups)
         vp_table_add_note(t, "%zu more rows (--top %ld)", c->ngroups - shown, top);
     if (c->ngroups == 0)
-        vp_table_add_note(t, "no communication kernels (NCCL/RCCL/HCCL) in the input");
+        vp_table_add_note(t, "no communication kernels in the input (the rules: docs/classification.md)");
     else if (unsized)
         vp_table_add_note(t, "%lld kernels carry no message size (In/Out msg nelems and dtype, on "
                              "the kernel or its record_param_comms): Bytes and bandwidths count "

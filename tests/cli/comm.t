@@ -155,7 +155,7 @@ note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm 
 == collectives ==
 Collective  Group  Size  Stream  Count  Total Time  Exposed  Bytes  Algbw (GB/s)  Busbw (GB/s)
 ----------  -----  ----  ------  -----  ----------  -------  -----  ------------  ------------
-note: no communication kernels (NCCL/RCCL/HCCL) in the input
+note: no communication kernels in the input (the rules: docs/classification.md)
 note: Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)
 END
 expect_stderr <<'END'
@@ -166,7 +166,7 @@ cd "$WORK"
 vp comm -f json single.json
 expect_status 0
 expect_stdout <<'END'
-{"schema":"vprof.comm/1","tables":{"comm":{"columns":[{"name":"Rank","type":"int"},{"name":"Span (ns)","type":"ns"},{"name":"Computing (ns)","type":"ns"},{"name":"Communication (ns)","type":"ns"},{"name":"Overlapped (ns)","type":"ns"},{"name":"Comm Exposed (ns)","type":"ns"},{"name":"Free (ns)","type":"ns"},{"name":"Idle (ns)","type":"ns"},{"name":"Overlap (%)","type":"percent"},{"name":"Exposed/Step (%)","type":"percent"}],"rows":[[0,4000,4000,0,0,0,0,0,null,0]],"notes":["rank 0: no communication kernels, so Overlap is empty (HTA prints NaN)","Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: Comm Exposed over the GPU span"]},"collectives":{"columns":[{"name":"Collective","type":"text"},{"name":"Group","type":"text"},{"name":"Size","type":"int"},{"name":"Stream","type":"int"},{"name":"Count","type":"int"},{"name":"Total Time (ns)","type":"ns"},{"name":"Exposed (ns)","type":"ns"},{"name":"Bytes (B)","type":"bytes"},{"name":"Algbw (GB/s)","type":"ratio"},{"name":"Busbw (GB/s)","type":"ratio"}],"rows":[],"notes":["no communication kernels (NCCL/RCCL/HCCL) in the input","Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)"]}}}
+{"schema":"vprof.comm/1","tables":{"comm":{"columns":[{"name":"Rank","type":"int"},{"name":"Span (ns)","type":"ns"},{"name":"Computing (ns)","type":"ns"},{"name":"Communication (ns)","type":"ns"},{"name":"Overlapped (ns)","type":"ns"},{"name":"Comm Exposed (ns)","type":"ns"},{"name":"Free (ns)","type":"ns"},{"name":"Idle (ns)","type":"ns"},{"name":"Overlap (%)","type":"percent"},{"name":"Exposed/Step (%)","type":"percent"}],"rows":[[0,4000,4000,0,0,0,0,0,null,0]],"notes":["rank 0: no communication kernels, so Overlap is empty (HTA prints NaN)","Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: Comm Exposed over the GPU span"]},"collectives":{"columns":[{"name":"Collective","type":"text"},{"name":"Group","type":"text"},{"name":"Size","type":"int"},{"name":"Stream","type":"int"},{"name":"Count","type":"int"},{"name":"Total Time (ns)","type":"ns"},{"name":"Exposed (ns)","type":"ns"},{"name":"Bytes (B)","type":"bytes"},{"name":"Algbw (GB/s)","type":"ratio"},{"name":"Busbw (GB/s)","type":"ratio"}],"rows":[],"notes":["no communication kernels in the input (the rules: docs/classification.md)","Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)"]}}}
 END
 expect_stderr <<'END'
 END
