@@ -204,7 +204,11 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
     vp_comm *c = ctx;
     if (gpu_index >= 0) {
         const vp_gpu_ev *g = &w->ev[gpu_index];
-        if (g->cls == VP_CLASS_COMM)
+        /* a kernel no rule decided may be made communication by its
+         * launching op at the end (vprof/gpuwork.h): noted when the trace
+         * gave a collective op before it, as Kineto writes the ops before
+         * the GPU work; next_coll skips the ones that stay compute */
+        if (g->cls == VP_CLASS_COMM || ((g->flags & VP_GPU_F_UNDECIDED) && w->ncoll))
             observe_kernel(c, g, gpu_index, ev);
         return;
     }
@@ -227,12 +231,17 @@ static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll
     while (it->k < c->file_colls) {
         *ci = &f->ci[it->k++];
         size_t at = (*ci)->at;
-        if (!w->dropped)
-            return &w->ev[at];
-        for (; it->pre < at; it->pre++)
-            it->post += !vp_gpuwork_dropped(w, it->pre);
-        if (!vp_gpuwork_dropped(w, at))
-            return &w->ev[it->post];
+        vp_gpu_ev *g = NULL;
+        if (!w->dropped) {
+            g = &w->ev[at];
+        } else {
+            for (; it->pre < at; it->pre++)
+                it->post += !vp_gpuwork_dropped(w, it->pre);
+            if (!vp_gpuwork_dropped(w, at))
+                g = &w->ev[it->post];
+        }
+        if (g && g->cls == VP_CLASS_COMM)
+            return g;
     }
     return NULL;
 }

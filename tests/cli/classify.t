@@ -1,0 +1,136 @@
+# Kernel classes by evidence (docs/classification.md): the rule table's
+# name families, args and launching ops, the overrides, a multi-rank run
+# with no communication found, and shares over one window (issue 32).
+# comm_evidence.json: tests/data/synthetic/README.md says what each kernel
+# is; its figures are worked out there by hand: COMM = [300,350) [500,560)
+# [700,750) [820,870) us = 210 us, COMP = [460,480) [600,900) = 320 us,
+# overlap 100 us, so 110 us exposed inside the one 1,000 us step: 11.00 %.
+# The wild traces' figures equal an independent script's over their raw
+# JSON (interval unions of the kernels by the rules' names, the steps'
+# windows): tests/data/wild/SOURCE.md names them.
+
+cd "$WORK" || exit 1
+cp "$DATA"/synthetic/comm_evidence.json . || exit 1
+
+case_ 'every kind of evidence: launching op, nested op, args, name, the name exception'
+cd "$WORK"
+vp comm comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+== comm ==
+Rank    Span  Computing  Communication  Overlapped  Comm Exposed    Free    Idle  Overlap  Exposed/Step
+----  ------  ---------  -------------  ----------  ------------  ------  ------  -------  ------------
+   0  600 us     320 us         210 us      100 us        110 us  170 us  170 us    47.6%         11.0%
+note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: the Comm Exposed inside the steps' windows, over their wall time
+
+== collectives ==
+Collective  Group  Size  Stream  Count  Total Time  Exposed  Bytes  Algbw (GB/s)  Busbw (GB/s)
+----------  -----  ----  ------  -----  ----------  -------  -----  ------------  ------------
+Other       -         -       7      3      160 us   110 us      -             -             -
+AllToAll    -         -       7      1     50.0 us     0 ns      -             -             -
+note: 4 kernels carry no message size (In/Out msg nelems and dtype, on the kernel or its record_param_comms): Bytes and bandwidths count the others
+note: Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)
+END
+expect_stderr <<'END'
+END
+
+case_ '--compute-kernels before the rules, --comm-kernels over them, csv'
+cd "$WORK"
+vp comm -f csv --table comm --compute-kernels unknown_lib comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
+0,600000,380000,150000,100000,50000,170000,170000,66.67,5.00
+END
+expect_stderr <<'END'
+END
+vp comm -f csv --table comm --comm-kernels gemm comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
+0,600000,30000,410000,10000,400000,170000,170000,2.44,40.00
+END
+expect_stderr <<'END'
+END
+
+case_ 'a bad regex is a usage error naming the option'
+cd "$WORK"
+vp comm --comm-kernels '(' comm_evidence.json
+expect_status 2
+expect_stdout <<'END'
+END
+expect_stderr <<'END'
+vprof: comm: --comm-kernels: bad regular expression '(': Unmatched ( or \(
+Try 'vprof help comm'.
+END
+
+case_ 'world_size 2 and nothing placed: comm says so, a gate on comm.* fails, summary names the kernels'
+cd "$WORK"
+vp comm --table comm --compute-kernels 'kernel|dispatch' comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Rank    Span  Computing  Communication  Overlapped  Comm Exposed    Free    Idle  Overlap  Exposed/Step
+----  ------  ---------  -------------  ----------  ------------  ------  ------  -------  ------------
+   0  600 us     430 us           0 ns        0 ns          0 ns  170 us  170 us        -             -
+note: rank 0: distributedInfo says world_size 2, but no kernel is communication by the rules of docs/classification.md: its communication is of a kind they do not know, and every communication figure here is unknown, not 0 (--comm-kernels REGEX names the kernels of a library the rules do not know)
+note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: the Comm Exposed inside the steps' windows, over their wall time
+END
+expect_stderr <<'END'
+END
+vp check --compute-kernels 'kernel|dispatch' --fail-if 'comm.exposed_pct > 50' -f csv comm_evidence.json
+expect_status 1
+expect_stdout <<'END'
+Gate,Kind,Result,Detail
+comm.exposed_pct > 50,fail-if,FAIL,"comm.exposed_pct is not available in the run: distributedInfo says world_size 2, but no kernel is communication by the rules of docs/classification.md: the run's communication is of a kind they do not know (--comm-kernels REGEX names the kernels of a library the rules do not know)"
+END
+expect_stderr <<'END'
+vprof: check: gate failed: comm.exposed_pct > 50: comm.exposed_pct is not available in the run: distributedInfo says world_size 2, but no kernel is communication by the rules of docs/classification.md: the run's communication is of a kind they do not know (--comm-kernels REGEX names the kernels of a library the rules do not know)
+END
+vp summary -f csv --table findings --compute-kernels 'kernel|dispatch' comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Rule,Finding,Evidence,Suggestion
+no_comm,"no communication found in a run of 2 ranks: its exposed communication is unknown, not 0","distributedInfo says world_size 2; no kernel is communication by name, args or launching op; the longest it could not place: gemm_kernel (300 us), unknown_lib_kernel (60.0 us), my_custom_ar_kernel (50.0 us)",name the communication kernels (a library the rules of docs/classification.md do not know) to count them as communication
+idle,the GPU is idle for much of the run,GPU idle 28.3% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+END
+expect_stderr <<'END'
+END
+
+case_ 'vLLM TP8 on B200: multimem_all_reduce_kernel is communication (it was compute: 22.0 us of NCCL alone)'
+cd "$DATA/wild"
+vp comm -f csv --table comm tracelens-b200-eager-ws8.json.gz
+expect_status 0
+expect_stdout <<'END'
+Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
+0,84487178,8652137,2141501,0,2141501,73693540,72890696,0.00,2.53
+END
+expect_stderr <<'END'
+END
+vp kernels --by class -f csv tracelens-b200-eager-ws8.json.gz
+expect_status 0
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Class
+80.3,8721415,694,12566.9,5839.5,1984,104032,21272.1,compute
+19.7,2141501,74,28939.2,26512.0,21953,223200,22934.6,communication
+END
+expect_stderr <<'END'
+END
+
+case_ 'ROCm, 8 ranks: Exposed/Step over the steps'"'"' windows, 66.11 % (it was 114.4 %: the whole trace'"'"'s exposed time over the steps'"'"')'
+cd "$DATA/wild"
+vp comm -f csv --table comm tracelens-mi300-resnet-actckpt-ws8.json.gz
+expect_status 0
+expect_stdout <<'END'
+Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
+0,86567708,25739303,71516523,15891299,55625224,5203181,2565652,22.22,66.11
+END
+expect_stderr <<'END'
+END
+vp check --fail-if 'comm.exposed_step_pct >= 100' -f csv tracelens-mi300-resnet-actckpt-ws8.json.gz
+expect_status 0
+expect_stdout <<'END'
+Gate,Kind,Result,Detail
+comm.exposed_step_pct >= 100,fail-if,pass,comm.exposed_step_pct = 66.11% (>= 100.00% is false)
+END
+expect_stderr <<'END'
+END
