@@ -1,6 +1,6 @@
 /* What kind of GPU activity an event is, and which class a kernel falls in.
- * The rules are documented in docs/kernels.md ("Classes"); change both
- * together. */
+ * The rules are documented in docs/classification.md (and the name rules'
+ * summary in docs/kernels.md "Classes"); change them together. */
 #ifndef VPROF_CLASSIFY_H
 #define VPROF_CLASSIFY_H
 

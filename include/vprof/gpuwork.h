@@ -6,7 +6,7 @@
  * events that sit on a stream (args.stream >= 0): Kineto writes Event Sync
  * and Context Sync with stream -1, host waits that occupy no stream, and
  * HTA leaves them out of its temporal breakdown too.  The class of each is
- * vp_classify's (docs/kernels.md "Classes").
+ * vp_classify_rules' with the args and launching-op evidence (docs/classification.md).
  *
  * Feed every event of a file to vp_gpuwork_observe, then resolve steps
  * once at the end of the file. */
