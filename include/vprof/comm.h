@@ -65,7 +65,8 @@ typedef struct vp_comm {
     int have_comm_json, have_matrix;
     /* the trace being read: its collectives' records (see comm.c) */
     void *file;
-    size_t file_colls, file_rpcs;   /* communication kernels and record_param_comms seen */
+    size_t file_colls, file_rpcs;   /* kernels noted (communication, or undecided after a
+                                     * collective op: vp_comm_observe) and record_param_comms seen */
 } vp_comm;
 
 void vp_comm_init(vp_comm *c);

@@ -76,9 +76,10 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     riding *g = ctx;
     vp_report_run *r = g->r;
     int sel = r->o.steps_given;
+    long world = vp_rank_world_size(vp_trace_meta(p->pass.trace));
     vp_breakdown_add_steps(&r->b, &p->w, p->pass.rank, sel);
-    vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank,
-                     vp_rank_world_size(vp_trace_meta(p->pass.trace)), sel);
+    vp_breakdown_add_world(&r->b, &p->w, world);
+    vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank, world, sel);
     vp_kernels_trace_end(&g->kt);
 }
 

@@ -11,6 +11,7 @@
 #include "cmd/cli.h"
 #include "cmd/gpupass_cli.h"
 #include "cmd/scale.h"
+#include "vprof/rank.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_partial.h"
 #include "vprof/ascend_stepwork.h"
@@ -116,6 +117,7 @@ static int read_file(stepsc *s, const char *path)
             s->b.stt_source = vp_stt_trace_source(slices);
         }
         vp_breakdown_add_steps(&s->b, &p.w, p.pass.rank, s->common.has_steps);
+        vp_breakdown_add_world(&s->b, &p.w, vp_rank_world_size(vp_trace_meta(p.pass.trace)));
     }
     if (s->common.verbose) {
         const vp_trace_stats *st = vp_trace_get_stats(p.pass.trace);

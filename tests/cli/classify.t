@@ -134,3 +134,16 @@ comm.exposed_step_pct >= 100,fail-if,pass,comm.exposed_step_pct = 66.11% (>= 100
 END
 expect_stderr <<'END'
 END
+
+case_ 'steps says so too'
+cd "$WORK"
+vp steps --table steps --compute-kernels 'kernel|dispatch' comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Step  CPU Time  GPU Span  GPU Busy  Compute  Comm Exposed  Memory  GPU Idle  Data Loading  Forward  Backward  Optimizer  Kernels  Short Kernels
+----  --------  --------  --------  -------  ------------  ------  --------  ------------  -------  --------  ---------  -------  -------------
+   1   1.00 ms    600 us    430 us   430 us          0 ns    0 ns    170 us          0 ns  1.00 ms      0 ns       0 ns        7              0
+note: 1 trace of a run of several ranks (distributedInfo world_size) has no kernel that is communication by the rules of docs/classification.md: its Comm Exposed is unknown, not 0 (--comm-kernels REGEX names the kernels of a library the rules do not know)
+END
+expect_stderr <<'END'
+END

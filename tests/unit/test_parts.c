@@ -32,7 +32,7 @@ static void test_table(void **state)
         int reads;      /* a uniform read step */
     } want[] = {
         {"kernels", 2, 1}, {"ops", 1, 1},     {"launches", 2, 1}, {"counters", 1, 1}, {"api", 3, 1},
-        {"copies", 3, 1},  {"ranges", 3, 1},  {"comm", 3, 0},     {"steps", 2, 0},
+        {"copies", 3, 1},  {"ranges", 3, 1},  {"comm", 3, 0},     {"steps", 3, 0},
         {"summary", 9, 1}, {"check", 9, 1},   {"memory", 2, 0},   {"report", 2, 1},
     };
     (void)state;
