@@ -82,12 +82,13 @@ static void observe_cpu_op(vp_gpuwork *w, const vp_event *ev)
         add_window(&w->coll, &w->ncoll, &w->cap_coll, x);
         return;
     }
-    /* the latest collectives of its thread, newest first: ops come parent first */
-    for (size_t i = w->ncoll, seen = 0; i > 0 && seen < 4; i--) {
+    /* the latest collectives, newest first (ops come parent first); a
+     * bounded look, so that a thread without collectives costs each of its
+     * ops a few comparisons, not one per collective of the trace */
+    for (size_t i = w->ncoll, looked = 0; i > 0 && looked < 16; i--, looked++) {
         const vp_thread_window *c = &w->coll[i - 1];
         if (c->tid != x.tid)
             continue;
-        seen++;
         if (x.start >= c->start && x.start < c->end) {
             add_window(&w->inner, &w->ninner, &w->cap_inner, x);
             return;
