@@ -59,6 +59,9 @@ typedef struct vp_breakdown {
     int no_steps_files;      /* traces without ProfilerStep: one row each */
     uint64_t outside;        /* GPU events launched in no step */
     uint64_t empty_steps;    /* steps that launched no GPU work */
+    uint64_t comm_unseen;    /* ranks of a run of several (distributedInfo) in which no kernel
+                              * is communication by the class rules: their Comm Exposed is
+                              * unknown, not 0 (version 3) */
     /* Ascend */
     vp_stt stt;
     const char *stt_source;  /* vprof/ascend_part.h; NULL: no rows */
@@ -86,9 +89,14 @@ void vp_breakdown_add_steps(vp_breakdown *b, vp_gpuwork *w, long rank, int selec
  * no gap is counted (HTA would subtract the overlap as a negative gap). */
 void vp_breakdown_add_idle(vp_breakdown *b, vp_gpuwork *w, long rank, int64_t kernel_wait);
 
+/* After the pass: counts the trace in comm_unseen when its world size
+ * (distributedInfo.world_size) is above 1 and none of its GPU work is
+ * communication. */
+void vp_breakdown_add_world(vp_breakdown *b, const vp_gpuwork *w, long world);
+
 /* Partial results: save appends what b holds; merge appends a partial's
  * rows and adds its counters (-1 with err set, status 3, when damaged). */
-enum { VP_BREAKDOWN_PART_VERSION = 2 };
+enum { VP_BREAKDOWN_PART_VERSION = 3 };
 void vp_breakdown_save(const vp_breakdown *b, vp_buf *out);
 int vp_breakdown_merge(vp_breakdown *b, const void *p, size_t n, vp_error *err);
 

@@ -1,11 +1,12 @@
 /* What kind of GPU activity an event is, and which class a kernel falls in.
- * The rules are documented in docs/kernels.md ("Classes"); change both
- * together. */
+ * The rules are documented in docs/classification.md (and the name rules'
+ * summary in docs/kernels.md "Classes"); change them together. */
 #ifndef VPROF_CLASSIFY_H
 #define VPROF_CLASSIFY_H
 
 #include <stddef.h>
 
+#include "vprof/error.h"
 #include "vprof/json.h"
 
 typedef enum vp_gpu_kind {
@@ -25,8 +26,60 @@ typedef enum vp_kclass {
 } vp_kclass;
 
 vp_gpu_kind vp_gpu_kind_of(vp_span cat);
-vp_kclass vp_classify(vp_gpu_kind kind, const char *name, size_t n);
 const char *vp_kclass_name(vp_kclass c);
+
+/* Communication by evidence (docs/classification.md).  A kernel is
+ * communication when its name belongs to a collective library's family,
+ * when its args name a collective, or when the CPU op that launched it
+ * (through the correlation id) is a collective; the compute exceptions
+ * (a library's local layout kernels) come first.  One table holds every
+ * rule with the evidence it reads; the first rule that matches decides. */
+typedef enum vp_evidence {
+    VP_EVID_NAME,       /* the kernel's name */
+    VP_EVID_ARGS,       /* a key of the kernel's args */
+    VP_EVID_LAUNCHER,   /* the name of the CPU op that launched it */
+} vp_evidence;
+
+typedef enum vp_match {
+    VP_MATCH_PREFIX,    /* the name starts with it (or its demangled name does, after
+                           a return type such as "void ") */
+    VP_MATCH_CONTAINS,
+    VP_MATCH_KEY,       /* an args key */
+} vp_match;
+
+typedef struct vp_comm_rule {
+    const char *family;
+    vp_evidence evidence;
+    vp_match how;
+    const char *pattern;
+    vp_kclass cls;
+} vp_comm_rule;
+
+/* The table, in the order its rules are tried. */
+const vp_comm_rule *vp_comm_rules(size_t *n);
+
+/* 1 when a CPU op of this name is a collective (a VP_EVID_LAUNCHER rule). */
+int vp_collective_op(const char *name, size_t n);
+
+/* A run's overrides of the table: POSIX extended regexes over kernel
+ * names that make a kernel compute or communication whatever the rules
+ * say (compute's first when both match).  Memcpy, memset and sync events
+ * keep their classes. */
+typedef struct vp_kclass_rules vp_kclass_rules;
+vp_kclass_rules *vp_kclass_rules_new(void);
+/* 0, or -1 with err set (status VP_EXIT_USAGE) for a bad regex; cls is
+ * VP_CLASS_COMM or VP_CLASS_COMPUTE. */
+int vp_kclass_rules_set(vp_kclass_rules *r, vp_kclass cls, const char *regex, vp_error *err);
+void vp_kclass_rules_free(vp_kclass_rules *r);
+
+/* The class of a GPU event by its kind, the overrides (r may be NULL)
+ * and the name rules.  *decided is 0 when nothing decided it (a kernel
+ * that is compute for want of evidence): its args and its launching op
+ * may still make it communication. */
+vp_kclass vp_classify_rules(vp_kclass_rules *r, vp_gpu_kind kind, const char *name, size_t n,
+                            int *decided);
+/* vp_classify_rules without overrides and without the answer of decided. */
+vp_kclass vp_classify(vp_gpu_kind kind, const char *name, size_t n);
 
 /* The class of an Ascend device task from its Task Type (trace_view.json
  * "Task Type", kernel_details "Accelerator Core"), or its name when the

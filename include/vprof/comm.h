@@ -32,8 +32,10 @@ typedef struct vp_comm_rank {
     char *path;
     vp_gpu_totals t;
     int64_t step_time;    /* the selected steps' wall time, else the GPU span */
+    int64_t step_exposed; /* the exposed communication inside step_time's windows */
     size_t nsteps;        /* steps in step_time; 0: it is the span */
     uint64_t gpu_events;
+    long world;           /* distributedInfo.world_size, 0: not said */
     vp_comm_step_coll *sc;
     size_t nsc, cap_sc;
 } vp_comm_rank;
@@ -63,7 +65,8 @@ typedef struct vp_comm {
     int have_comm_json, have_matrix;
     /* the trace being read: its collectives' records (see comm.c) */
     void *file;
-    size_t file_colls, file_rpcs;   /* communication kernels and record_param_comms seen */
+    size_t file_colls, file_rpcs;   /* kernels noted (communication, or undecided after a
+                                     * collective op: vp_comm_observe) and record_param_comms seen */
 } vp_comm;
 
 void vp_comm_init(vp_comm *c);
@@ -82,7 +85,7 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
 void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *r, int selected_only);
 /* The two above for one file read: a new rank row with its path and rank,
  * filled from w.  Returns the row. */
-vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank,
+vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank, long world,
                                int selected_only);
 
 /* An Ascend rank's communication.json (matrix 0: its operations, given
@@ -93,7 +96,7 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
 
 /* Partial results: save appends what c holds; merge appends a partial's
  * ranks and adds its groups (-1 with err set, status 3, when damaged). */
-enum { VP_COMM_PART_VERSION = 2 };
+enum { VP_COMM_PART_VERSION = 3 };   /* 3: step_exposed, world */
 void vp_comm_save(const vp_comm *c, vp_buf *b);
 int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err);
 
@@ -134,5 +137,20 @@ typedef struct vp_comm_straggler {
     int64_t its_wait, max_wait;
 } vp_comm_straggler;
 size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven);
+
+/* The slowest rank of the run, by the stragglers' rule over all the
+ * steps of vp_comm_stragglers at once: each rank's wait summed over every
+ * matched collective of every step; the slowest is the rank that waited
+ * least (the others wait for it), the waiter the one that waited most
+ * (ties: the lower rank).  The spread table's note and the stragglers
+ * table use this one definition, per step and over the steps, so the
+ * two cannot contradict each other.  Returns 0 (and steps 0) when no
+ * step has communication kernels on every rank. */
+typedef struct vp_comm_slowest {
+    size_t rank, waiter;      /* rank rows */
+    int64_t wait, max_wait;   /* their waits, summed over the steps */
+    size_t steps;             /* the steps of the stragglers table */
+} vp_comm_slowest;
+int vp_comm_slowest_rank(vp_comm *c, vp_comm_slowest *out);
 
 #endif

@@ -11,7 +11,7 @@ vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps);
 /* "collectives": sorts the groups; top > 0 keeps that many rows. */
 vp_table *vp_comm_collective_table(vp_comm *c, long top);
 /* "spread" and "stragglers", for two ranks or more. */
-vp_table *vp_comm_spread_table(const vp_comm *c);
+vp_table *vp_comm_spread_table(vp_comm *c);
 vp_table *vp_comm_straggler_table(vp_comm *c);
 
 #endif

@@ -75,6 +75,7 @@ typedef enum vp_hint {
     VP_HINT_OPT_DTYPE,
     VP_HINT_MEMORY_SNAPSHOT,  /* a memory snapshot where a trace was expected: what reads it */
     VP_HINT_STEPS,            /* the option that selects steps (vp_steps_warn_none) */
+    VP_HINT_COMM_KERNELS,     /* no communication found in a multi-rank run: how to name it */
     VP_HINT_COUNT,
 } vp_hint;
 

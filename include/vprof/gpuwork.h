@@ -6,7 +6,7 @@
  * events that sit on a stream (args.stream >= 0): Kineto writes Event Sync
  * and Context Sync with stream -1, host waits that occupy no stream, and
  * HTA leaves them out of its temporal breakdown too.  The class of each is
- * vp_classify's (docs/kernels.md "Classes").
+ * vp_classify_rules' with the args and launching-op evidence (docs/classification.md).
  *
  * Feed every event of a file to vp_gpuwork_observe, then resolve steps
  * once at the end of the file. */
@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vprof/classify.h"
 #include "vprof/intervals.h"
 #include "vprof/part.h"
 #include "vprof/steps.h"
@@ -48,7 +49,17 @@ enum {
     VP_GPU_F_NPU_TASK_COMM = 2, /* an HCCL task of Ascend Hardware: left out when the trace
                                    has Communication operations, which are the same time */
     VP_GPU_F_RECEIVE = 4,     /* an hcom_receive*: msprof's Bubble */
+    VP_GPU_F_UNDECIDED = 8,   /* a kernel compute for want of evidence in its name and args:
+                                 its launching op may make it communication (resolve) */
+    VP_GPU_F_BY_LAUNCHER = 16, /* communication by its launching op (after resolve) */
 };
+
+/* A CPU op's window on its thread (vp_steps_thread_key), for the
+ * launching-op evidence of communication (docs/classification.md). */
+typedef struct vp_thread_window {
+    int64_t start, end;
+    uint32_t tid;
+} vp_thread_window;
 
 /* An "Overlap Analysis" slice of an Ascend trace: kind 0..3 = Computing,
  * Communication, Communication(Not Overlapped), Free (VP_OVL_*).  Its
@@ -73,6 +84,15 @@ typedef struct vp_gpuwork {
     uint64_t npu_ops;     /* Communication operations seen (Ascend) */
     vp_npu_slice *slices; /* Overlap Analysis slices, in file order */
     size_t nslices, cap_slices;
+    vp_kclass_rules *rules;   /* the run's overrides of the class rules, NULL: none (the
+                               * caller's, set before the first event) */
+    vp_thread_window *coll;   /* collective CPU ops (vp_collective_op) */
+    size_t ncoll, cap_coll;
+    vp_thread_window *inner;  /* other CPU ops that start inside a collective op seen
+                               * before them on their thread (torch writes a thread's
+                               * ops parent first): their launches are theirs */
+    size_t ninner, cap_inner;
+    uint64_t by_launcher;     /* after resolve: kernels made communication by their launcher */
     uint64_t *dropped;    /* after vp_gpuwork_resolve: bit i set when it dropped the i-th
                            * event it was given; NULL when it dropped none.  The kept
                            * ones keep their order, so that an analysis that numbered
@@ -89,7 +109,8 @@ void vp_gpuwork_free(vp_gpuwork *w);
 long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev);
 
 /* The args of a GPU event that vprof reads, as one keyset:
- * vp_json_get_keyset's vals[0] stream, [1] correlation, [2] device. */
+ * vp_json_get_keyset's vals[0] stream, [1] correlation, [2] device, [3] "Collective
+ * name" (the args evidence of communication): four spans. */
 const vp_json_keyset *vp_gpu_args(void);
 
 /* Gives every GPU event the index of the step whose ProfilerStep window
@@ -108,6 +129,8 @@ static inline int vp_gpuwork_dropped(const vp_gpuwork *w, size_t i)
 /* Interval sets of a group of GPU events, by class. */
 typedef struct vp_gpu_sets {
     vp_ivset comp, comm, mem, sync;
+    vp_ivset hidden;      /* COMP ∩ COMM, built on demand by vp_gpu_exposed_in */
+    int have_hidden;
 } vp_gpu_sets;
 
 void vp_gpu_sets_init(vp_gpu_sets *s);
@@ -136,5 +159,19 @@ void vp_gpu_totals_get(vp_rd *r, vp_gpu_totals *t);
  * their totals.  The sets stay valid (normalized) until the next call. */
 void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, size_t n,
                     vp_gpu_totals *t);
+
+/* The exposed communication of the sets vp_gpu_measure built that lies
+ * inside [start, end): |COMM ∩ w| - |COMM ∩ COMP ∩ w|. */
+int64_t vp_gpu_exposed_in(vp_gpu_sets *s, int64_t start, int64_t end);
+
+/* A share of the steps' time over one window: the steps' wall time
+ * (*wall, the sum of their windows) and the exposed communication inside
+ * those windows (returned), so that their ratio covers the same time and
+ * never passes 100 % (GPU work launched in a step may run after it, and
+ * work launched outside every step still runs during them).  all: every
+ * step, else the ones vp_steps_select selected; *nsteps: how many.
+ * comm's Exposed/Step and the run metrics' comm.exposed_step_pct. */
+int64_t vp_gpu_step_exposed(vp_gpu_sets *s, vp_steps *st, int all, int64_t *wall,
+                            size_t *nsteps);
 
 #endif

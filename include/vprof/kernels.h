@@ -45,6 +45,7 @@ typedef struct vp_kernels_opts {
                                      * total, min and max (no median): what a total per
                                      * group needs, in constant memory */
     void (*say)(const char *msg);   /* what was read, per file; NULL: quiet */
+    vp_kclass_rules *classes;       /* overrides of the class rules; NULL: none */
 } vp_kernels_opts;
 
 typedef struct vp_kname {

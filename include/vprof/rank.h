@@ -20,6 +20,10 @@ long vp_rank_from_name(const char *path);
 
 const char *vp_rank_source_name(vp_rank_source s);
 
+/* distributedInfo.world_size from the trace's top level: the ranks the
+ * run had, 0 when it does not say. */
+long vp_rank_world_size(const cJSON *meta);
+
 /* A trace written by `vprof merge` holds several ranks and announces, in
  * its top-level "vprofMerge" member (ahead of the events), how many pids
  * each rank has: the rank of an event is then pid / that number.  Returns

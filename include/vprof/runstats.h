@@ -39,6 +39,7 @@ typedef struct vp_run_opts {
     int partial;          /* accept truncated traces */
     int progress;
     int critical_path;    /* each step's critical path (vprof/critpath_steps.h) */
+    struct vp_kclass_rules *classes;  /* overrides of the kernel class rules, NULL: none */
 } vp_run_opts;
 
 typedef struct vp_run vp_run;
@@ -56,7 +57,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 9   /* 9: the calls by edge (vprof/calledges.h) */
+#define VP_RUN_PART_VERSION 10  /* 10: the calls by edge (vprof/calledges.h) and step_exposed; 8: the api payload's version 3 */
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -102,6 +103,12 @@ int vp_run_device_count(const vp_run *r);
 /* The entries of the first trace's deviceProperties (what the machine
  * had, used or not); 0 when no trace has them. */
 int vp_run_listed_devices(const vp_run *r);
+/* 1 when distributedInfo says world_size > 1 and GPU work was read, but
+ * no kernel is communication by the class rules (docs/classification.md):
+ * the run's comm.* metrics are then absent, vp_run_why_absent says why,
+ * and the no_comm finding names the kernels it could not place. */
+int vp_run_comm_unseen(const vp_run *r);
+
 /* The largest distributedInfo.world_size of the files, 0 when none has one. */
 long vp_run_world(const vp_run *r);
 /* deviceProperties[0]'s computeMajor.computeMinor (8.0 on an A100, 7.0 on

@@ -73,6 +73,13 @@ int vp_steps_selected(const vp_steps *s, int64_t correlation);
  * Returns 0 when no launch was recorded for it. */
 int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur);
 
+/* The launching call's start and thread (vp_steps_thread_key of its tid);
+ * 0 when no launch was recorded for the id. */
+int vp_steps_launch_thread(const vp_steps *s, int64_t correlation, int64_t *ts, uint32_t *tid);
+/* A thread id (an integer, or a name) as 32 bits: the integer's low bits,
+ * a name's hash. */
+uint32_t vp_steps_thread_key(vp_span tid);
+
 /* Index (as for vp_steps_number) of the step whose window [start, end)
  * holds CPU time ts, or -1.  Valid after vp_steps_count or vp_steps_select. */
 long vp_steps_at(const vp_steps *s, int64_t ts);

@@ -32,6 +32,10 @@ typedef struct vp_trace_pass_opts {
     vp_steps *steps;
     long position;                /* the file's position, the rank's last resort */
     long rank;                    /* >= 0: the rank, whatever the trace says */
+    /* The run's overrides of the kernel class rules (vprof/classify.h),
+     * for the analyses that classify; NULL: the rules alone.  Mutable:
+     * matching keeps a buffer in it. */
+    struct vp_kclass_rules *classes;
 } vp_trace_pass_opts;
 
 typedef struct vp_trace_pass {

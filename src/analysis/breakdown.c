@@ -162,6 +162,16 @@ static void forget_phases(phases *ph)
     ph->data.normalized = ph->opt.normalized = ph->bwd.normalized = 0;
 }
 
+void vp_breakdown_add_world(vp_breakdown *b, const vp_gpuwork *w, long world)
+{
+    if (world <= 1 || !w->n)
+        return;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->ev[i].cls == VP_CLASS_COMM)
+            return;
+    b->comm_unseen++;
+}
+
 void vp_breakdown_add_steps(vp_breakdown *b, vp_gpuwork *w, long rank, int selected_only)
 {
     phases *ph = b->phases;
@@ -303,6 +313,7 @@ void vp_breakdown_save(const vp_breakdown *b, vp_buf *out)
     vp_put_u64(out, b->outside);
     vp_put_u64(out, b->empty_steps);
     vp_put_u64(out, (uint64_t)b->no_steps_files);
+    vp_put_u64(out, b->comm_unseen);
     vp_stt_save(&b->stt, b->stt_source, out);
 }
 
@@ -339,6 +350,7 @@ int vp_breakdown_merge(vp_breakdown *b, const void *p, size_t n, vp_error *err)
     b->outside += vp_get_u64(&r);
     b->empty_steps += vp_get_u64(&r);
     b->no_steps_files += (int)vp_get_u64(&r);
+    b->comm_unseen += vp_get_u64(&r);
     if (!r.bad)
         vp_stt_merge(&b->stt, &b->stt_source, &r);
     if (!vp_rd_done(&r)) {

@@ -204,7 +204,11 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
     vp_comm *c = ctx;
     if (gpu_index >= 0) {
         const vp_gpu_ev *g = &w->ev[gpu_index];
-        if (g->cls == VP_CLASS_COMM)
+        /* a kernel no rule decided may be made communication by its
+         * launching op at the end (vprof/gpuwork.h): noted when the trace
+         * gave a collective op before it, as Kineto writes the ops before
+         * the GPU work; next_coll skips the ones that stay compute */
+        if (g->cls == VP_CLASS_COMM || ((g->flags & VP_GPU_F_UNDECIDED) && w->ncoll))
             observe_kernel(c, g, gpu_index, ev);
         return;
     }
@@ -227,12 +231,17 @@ static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll
     while (it->k < c->file_colls) {
         *ci = &f->ci[it->k++];
         size_t at = (*ci)->at;
-        if (!w->dropped)
-            return &w->ev[at];
-        for (; it->pre < at; it->pre++)
-            it->post += !vp_gpuwork_dropped(w, it->pre);
-        if (!vp_gpuwork_dropped(w, at))
-            return &w->ev[it->post];
+        vp_gpu_ev *g = NULL;
+        if (!w->dropped) {
+            g = &w->ev[at];
+        } else {
+            for (; it->pre < at; it->pre++)
+                it->post += !vp_gpuwork_dropped(w, it->pre);
+            if (!vp_gpuwork_dropped(w, at))
+                g = &w->ev[it->post];
+        }
+        if (g && g->cls == VP_CLASS_COMM)
+            return g;
     }
     return NULL;
 }
@@ -314,19 +323,14 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
     vp_gpu_measure(&sets, w->ev, NULL, w->n, &rr->t);
     rr->gpu_events = w->n;
 
-    /* Step time: the selected steps' windows, else the GPU span. */
-    size_t nsteps = vp_steps_count(w->steps);
-    rr->step_time = 0;
-    rr->nsteps = 0;
-    for (size_t i = 0; i < nsteps; i++) {
-        int64_t a, b;
-        if (vp_steps_window(w->steps, i, &a, &b) == 1 || !selected_only) {
-            rr->step_time += b - a;
-            rr->nsteps++;
-        }
-    }
-    if (!rr->nsteps)
+    /* Step time: the selected steps' windows, and the exposed time inside
+     * them; else the GPU span and all the exposed time. */
+    rr->step_exposed = vp_gpu_step_exposed(&sets, w->steps, !selected_only, &rr->step_time,
+                                           &rr->nsteps);
+    if (!rr->nsteps) {
         rr->step_time = rr->t.span;
+        rr->step_exposed = rr->t.exposed;
+    }
 
     coll_walk it = {0};
     coll_info *ci;
@@ -361,7 +365,8 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
  * groups in the order they were first seen; the step_trace_time rows
  * (computed from Ascend traces, or read from step_trace_time.csv, cluster
  * files and DBs) with their parallel groups; communication.json's
- * operations and communication_matrix.json's links (version 2). */
+ * operations and communication_matrix.json's links (version 2); each rank's
+ * exposed time inside its steps and its world size (version 3). */
 void vp_comm_save(const vp_comm *c, vp_buf *b)
 {
     vp_put_u64(b, c->nranks);
@@ -371,8 +376,10 @@ void vp_comm_save(const vp_comm *c, vp_buf *b)
         vp_put_str(b, r->path, strlen(r->path));
         vp_gpu_totals_put(b, &r->t);
         vp_put_i64(b, r->step_time);
+        vp_put_i64(b, r->step_exposed);
         vp_put_i64(b, (int64_t)r->nsteps);
         vp_put_i64(b, (int64_t)r->gpu_events);
+        vp_put_i64(b, r->world);
         vp_put_u64(b, r->nsc);
         for (size_t k = 0; k < r->nsc; k++) {
             vp_put_i64(b, r->sc[k].step);
@@ -422,8 +429,10 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
         rr->path = vp_strndup(path ? path : "", len);
         vp_gpu_totals_get(&r, &rr->t);
         rr->step_time = vp_get_i64(&r);
+        rr->step_exposed = vp_get_i64(&r);
         rr->nsteps = (size_t)vp_get_i64(&r);
         rr->gpu_events = (uint64_t)vp_get_i64(&r);
+        rr->world = (long)vp_get_i64(&r);
         size_t nsc = vp_get_count(&r, 3);
         rr->sc = vp_malloc((nsc ? nsc : 1) * sizeof *rr->sc);
         rr->nsc = rr->cap_sc = nsc;
@@ -541,7 +550,10 @@ static int cmp_sc(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
-size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven)
+/* The straggler rows, and each rank's wait summed over them (total, when
+ * not NULL: nranks of them, zeroed here). */
+static size_t straggler_walk(vp_comm *c, vp_comm_straggler **rows, size_t *uneven,
+                             int64_t *total)
 {
     size_t n = c->nranks, nrows = 0, cap = 0;
     vp_comm_straggler *out = NULL;
@@ -552,6 +564,8 @@ size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven)
         if (c->ranks[i].nsc)
             qsort(c->ranks[i].sc, c->ranks[i].nsc, sizeof *c->ranks[i].sc, cmp_sc);
     *uneven = 0;
+    if (total)
+        memset(total, 0, n * sizeof *total);
     while (n) {
         /* The next step present on every rank. */
         long step = -1;
@@ -607,6 +621,8 @@ size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven)
                 out = vp_realloc(out, cap * sizeof *out);
             }
             out[nrows++] = (vp_comm_straggler){step, cnt, s, wmax, wait[s], wait[wmax]};
+            for (size_t i = 0; total && i < n; i++)
+                total[i] += wait[i];
         }
         for (size_t i = 0; i < n; i++)
             pos[i] = ends[i];
@@ -616,6 +632,37 @@ size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven)
     free(wait);
     *rows = out;
     return nrows;
+}
+
+size_t vp_comm_stragglers(vp_comm *c, vp_comm_straggler **rows, size_t *uneven)
+{
+    return straggler_walk(c, rows, uneven, NULL);
+}
+
+int vp_comm_slowest_rank(vp_comm *c, vp_comm_slowest *out)
+{
+    size_t n = c->nranks, uneven;
+    int64_t *total = vp_calloc(n ? n : 1, sizeof *total);
+    vp_comm_straggler *rows;
+    size_t nrows = straggler_walk(c, &rows, &uneven, total);
+    free(rows);
+    memset(out, 0, sizeof *out);
+    out->steps = nrows;
+    for (size_t i = 1; nrows && i < n; i++) {
+        long ri = c->ranks[i].rank;
+        if (total[i] < total[out->rank] ||
+            (total[i] == total[out->rank] && ri < c->ranks[out->rank].rank))
+            out->rank = i;
+        if (total[i] > total[out->waiter] ||
+            (total[i] == total[out->waiter] && ri < c->ranks[out->waiter].rank))
+            out->waiter = i;
+    }
+    if (nrows) {
+        out->wait = total[out->rank];
+        out->max_wait = total[out->waiter];
+    }
+    free(total);
+    return nrows > 0;
 }
 
 int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_error *err)
@@ -633,12 +680,13 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
     return rc;
 }
 
-vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank,
+vp_comm_rank *vp_comm_add_file(vp_comm *c, vp_gpuwork *w, const char *path, long rank, long world,
                                int selected_only)
 {
     vp_comm_rank *r = vp_comm_new_rank(c);
     r->path = vp_strdup(path);
     r->rank = rank;
+    r->world = world;
     vp_comm_add_rank(c, w, r, selected_only);
     return r;
 }

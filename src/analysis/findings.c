@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vprof/callfind.h"
+#include "vprof/classify.h"
 #include "vprof/findings.h"
 #include "vprof/util.h"
 
@@ -124,6 +125,26 @@ static size_t call_findings(const vp_run *r, const vp_threshold *th, vp_finding 
     return vp_run_call_facts(r, &c) == 0 ? vp_call_findings(&c, th, out, n, max) : n;
 }
 
+/* The evidence of no_comm: the longest kernels, all of them compute for
+ * want of evidence, one of which may be the communication. */
+static void unplaced_kernels(const vp_run *r, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "distributedInfo says world_size %ld; no kernel is "
+                               "communication by name, args or launching op; the longest "
+                               "it could not place:", vp_run_world(r));
+    size_t shown = 0;
+    for (size_t i = 0; i < vp_run_nkernels(r) && shown < 3 && len > 0 && (size_t)len < n; i++) {
+        const vp_kernel_total *k = vp_run_kernel(r, i);
+        if (!k->count || k->cls != VP_CLASS_COMPUTE)
+            continue;
+        char t[32];
+        vp_human_ns(t, sizeof t, (double)k->total);
+        len += snprintf(buf + len, n - (size_t)len, "%s %.60s%s (%s)", shown ? "," : "",
+                        k->name, strlen(k->name) > 60 ? "..." : "", t);
+        shown++;
+    }
+}
+
 size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max)
 {
     size_t n = 0;
@@ -149,6 +170,17 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
                  "no kernel, memory copy or collective in the counted events of %.0f trace "
                  "file%s: the %s metrics are zeros that measure nothing",
                  a, a == 1 ? "" : "s", dev);
+    }
+    /* Never a silent all-clear either: ranks that ran with others and no
+     * kernel the rules know as communication (vprof/runstats.h). */
+    if (vp_run_comm_unseen(r) &&
+        (f = vp_finding_add(out, &n, max, "no_comm",
+                 "name the communication kernels (a library the rules of "
+                 "docs/classification.md do not know) to count them as communication"))) {
+        snprintf(f->what, sizeof f->what,
+                 "no communication found in a run of %ld ranks: its exposed communication is "
+                 "unknown, not 0", vp_run_world(r));
+        unplaced_kernels(r, f->evidence, sizeof f->evidence);
     }
     if (get(r, "attention.pct", &a) && get(r, "attention.flash", &b) && b == 0 &&
         a > vp_threshold_get(th, "attention") &&

@@ -37,6 +37,7 @@ int vp_gpu_pass_read(vp_gpu_pass *p, const char *path, const vp_trace_pass_opts 
 {
     memset(p, 0, sizeof *p);
     vp_gpuwork_init(&p->w);
+    p->w.rules = o->classes;
     /* vp_gpuwork_observe feeds w's steps; the pass only selects them. */
     vp_trace_pass_opts to = *o;
     to.steps = p->w.steps;

@@ -22,6 +22,8 @@ void vp_gpuwork_free(vp_gpuwork *w)
     free(w->ev);
     free(w->slices);
     free(w->dropped);
+    free(w->coll);
+    free(w->inner);
     vp_npu_tracks_free(w->npu);
     vp_steps_free(w->steps);
     vp_strmap_free(w->names);
@@ -30,7 +32,7 @@ void vp_gpuwork_free(vp_gpuwork *w)
 
 /* The args asked of every device task and GPU event, prepared once. */
 VP_JSON_KEYSET(npu_set, "Task Type", "Stream Id")
-VP_JSON_KEYSET(gpu_set, "stream", "correlation", "device")
+VP_JSON_KEYSET(gpu_set, "stream", "correlation", "device", "Collective name")
 
 const vp_json_keyset *vp_gpu_args(void)
 {
@@ -44,16 +46,54 @@ static int64_t span_int(vp_span v, int64_t fallback)
 }
 
 /* Classes are decided once per distinct name: names repeat millions of
- * times and the communication test scans the whole name. */
-static vp_kclass class_of(vp_gpuwork *w, vp_gpu_kind kind, const vp_event *ev)
+ * times and the communication test scans the whole name.  *decided: 0
+ * for a kernel that is compute for want of evidence. */
+static vp_kclass class_of(vp_gpuwork *w, vp_gpu_kind kind, const vp_event *ev, int *decided)
 {
     if (kind != VP_GPU_KERNEL)
-        return vp_classify(kind, ev->name.p, ev->name.n);
+        return vp_classify_rules(w->rules, kind, ev->name.p, ev->name.n, decided);
     int inserted;
     void **slot = vp_strmap_upsert(w->names, ev->name.p, ev->name.n, &inserted);
-    if (inserted)
-        *slot = (void *)(uintptr_t)(vp_classify(kind, ev->name.p, ev->name.n) + 1);
-    return (vp_kclass)((uintptr_t)*slot - 1);
+    if (inserted) {
+        vp_kclass c = vp_classify_rules(w->rules, kind, ev->name.p, ev->name.n, decided);
+        *slot = (void *)(uintptr_t)(1 + c + (*decided ? 0 : VP_CLASS_COUNT));
+    }
+    uintptr_t v = (uintptr_t)*slot - 1;
+    *decided = v < VP_CLASS_COUNT;
+    return (vp_kclass)(v % VP_CLASS_COUNT);
+}
+
+static void add_window(vp_thread_window **v, size_t *n, size_t *cap, vp_thread_window x)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        *v = vp_realloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = x;
+}
+
+/* A CPU op: a collective's window, or an op inside one seen before. */
+static void observe_cpu_op(vp_gpuwork *w, const vp_event *ev)
+{
+    if (ev->ph != 'X' || !ev->has_ts || !ev->has_dur || vp_is_launch_category(ev->cat))
+        return;
+    vp_thread_window x = {ev->ts, ev->ts + ev->dur, vp_steps_thread_key(ev->tid)};
+    if (vp_collective_op(ev->name.p, ev->name.n)) {
+        add_window(&w->coll, &w->ncoll, &w->cap_coll, x);
+        return;
+    }
+    /* the latest collectives, newest first (ops come parent first); a
+     * bounded look, so that a thread without collectives costs each of its
+     * ops a few comparisons, not one per collective of the trace */
+    for (size_t i = w->ncoll, looked = 0; i > 0 && looked < 16; i--, looked++) {
+        const vp_thread_window *c = &w->coll[i - 1];
+        if (c->tid != x.tid)
+            continue;
+        if (x.start >= c->start && x.start < c->end) {
+            add_window(&w->inner, &w->ninner, &w->cap_inner, x);
+            return;
+        }
+    }
 }
 
 /* The device of a GPU event: args.device (dev), else its pid, as
@@ -149,13 +189,15 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
     }
     if (kind == VP_GPU_NONE || ev->ph != 'X') {
         vp_steps_observe(w->steps, ev);
+        if (kind == VP_GPU_NONE)
+            observe_cpu_op(w, ev);
         return -1;
     }
     if (!ev->has_dur || !ev->has_ts) {
         w->no_dur++;
         return -1;
     }
-    vp_span vals[3] = {{0}};
+    vp_span vals[4] = {{0}};
     if (ev->args.p)
         vp_json_get_keyset(ev->args, &gpu_set, vals);
     int64_t stream = span_int(vals[0], -2);
@@ -171,9 +213,14 @@ long vp_gpuwork_observe(vp_gpuwork *w, const vp_event *ev)
     g->corr = span_int(vals[1], -1);
     g->stream = stream >= INT32_MIN && stream <= INT32_MAX ? (int32_t)stream : -1;
     g->step = -1;
-    g->cls = (uint8_t)class_of(w, kind, ev);
+    int decided;
+    g->cls = (uint8_t)class_of(w, kind, ev, &decided);
     g->kind = (uint8_t)kind;
     g->flags = 0;
+    if (!decided && vals[3].p)   /* its args name a collective */
+        g->cls = VP_CLASS_COMM;
+    else if (!decided)
+        g->flags = VP_GPU_F_UNDECIDED;
     g->device = device_of(vals[2], ev->pid);
     g->aux = UINT32_MAX;
     return (long)w->n++;
@@ -186,8 +233,75 @@ static void drop(vp_gpuwork *w, size_t i)
     w->dropped[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
+static int cmp_window(const void *a, const void *b)
+{
+    const vp_thread_window *x = a, *y = b;
+    if (x->tid != y->tid)
+        return (x->tid > y->tid) - (x->tid < y->tid);
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Sorts windows by thread and start and merges the ones that overlap on
+ * a thread: a union per thread.  Returns how many are left. */
+static size_t union_windows(vp_thread_window *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_window);
+    size_t out = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].tid == v[out].tid && v[i].start <= v[out].end) {
+            if (v[i].end > v[out].end)
+                v[out].end = v[i].end;
+        } else {
+            v[++out] = v[i];
+        }
+    }
+    return out + 1;
+}
+
+/* 1 when a window of thread tid holds ts (windows as union_windows left them). */
+static int in_windows(const vp_thread_window *v, size_t n, uint32_t tid, int64_t ts)
+{
+    size_t lo = 0, hi = n;   /* the first window after (tid, ts) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].tid < tid || (v[mid].tid == tid && v[mid].start <= ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && v[lo - 1].tid == tid && ts < v[lo - 1].end;
+}
+
+/* The launching-op evidence: a kernel that nothing else made
+ * communication is, when the call that launched it ran inside a
+ * collective CPU op on its thread and not inside another op nested in
+ * that collective. */
+static void classify_by_launcher(vp_gpuwork *w)
+{
+    if (!w->ncoll)
+        return;
+    w->ncoll = union_windows(w->coll, w->ncoll);
+    w->ninner = union_windows(w->inner, w->ninner);
+    for (size_t i = 0; i < w->n; i++) {
+        vp_gpu_ev *g = &w->ev[i];
+        int64_t ts;
+        uint32_t tid;
+        if (!(g->flags & VP_GPU_F_UNDECIDED) || g->corr < 0 ||
+            !vp_steps_launch_thread(w->steps, g->corr, &ts, &tid))
+            continue;
+        if (in_windows(w->coll, w->ncoll, tid, ts) && !in_windows(w->inner, w->ninner, tid, ts)) {
+            g->cls = VP_CLASS_COMM;
+            g->flags = (uint8_t)((g->flags & ~VP_GPU_F_UNDECIDED) | VP_GPU_F_BY_LAUNCHER);
+            w->by_launcher++;
+        }
+    }
+}
+
 size_t vp_gpuwork_resolve(vp_gpuwork *w, const vp_step_range *range)
 {
+    classify_by_launcher(w);
     size_t nsteps = vp_steps_count(w->steps);
     size_t chosen = range ? vp_steps_select(w->steps, range) : nsteps;
     size_t out = 0;
@@ -228,6 +342,8 @@ void vp_gpu_sets_init(vp_gpu_sets *s)
     vp_ivset_init(&s->comm);
     vp_ivset_init(&s->mem);
     vp_ivset_init(&s->sync);
+    vp_ivset_init(&s->hidden);
+    s->have_hidden = 0;
 }
 
 void vp_gpu_sets_free(vp_gpu_sets *s)
@@ -236,6 +352,7 @@ void vp_gpu_sets_free(vp_gpu_sets *s)
     vp_ivset_free(&s->comm);
     vp_ivset_free(&s->mem);
     vp_ivset_free(&s->sync);
+    vp_ivset_free(&s->hidden);
 }
 
 /* |s[0] ∪ ... ∪ s[n-1]| of normalized sets, by a k-way merge on starts
@@ -276,6 +393,7 @@ void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, si
                     vp_gpu_totals *t)
 {
     memset(t, 0, sizeof *t);
+    s->have_hidden = 0;
     vp_ivset_clear(&s->comp);
     vp_ivset_clear(&s->comm);
     vp_ivset_clear(&s->mem);
@@ -314,6 +432,34 @@ void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, si
     t->memory_exposed = m_ccm - m_cc;
     t->free = t->span - m_cc;
     t->non_compute = t->span - t->compute - t->idle;
+}
+
+int64_t vp_gpu_exposed_in(vp_gpu_sets *s, int64_t start, int64_t end)
+{
+    if (!s->have_hidden) {
+        vp_ivset_clear(&s->hidden);
+        vp_ivset_intersect(&s->comp, &s->comm, &s->hidden);
+        s->have_hidden = 1;
+    }
+    return vp_ivset_measure_in(&s->comm, start, end) - vp_ivset_measure_in(&s->hidden, start, end);
+}
+
+int64_t vp_gpu_step_exposed(vp_gpu_sets *s, vp_steps *st, int all, int64_t *wall,
+                            size_t *nsteps)
+{
+    size_t n = vp_steps_count(st);
+    int64_t exposed = 0;
+    *wall = 0;
+    *nsteps = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t a, b;
+        if (vp_steps_window(st, i, &a, &b) == 1 || all) {
+            *wall += b - a;
+            exposed += vp_gpu_exposed_in(s, a, b);
+            ++*nsteps;
+        }
+    }
+    return exposed;
 }
 
 void vp_gpu_totals_put(vp_buf *b, const vp_gpu_totals *t)

@@ -110,7 +110,9 @@ uint32_t vp_kernels_name(vp_kernels *k, const char *name, size_t len, vp_kclass 
     vp_kname *kn = &k->knames[k->nnames];
     kn->text = vp_strndup(name, len);
     kn->len = len;
-    kn->cls = cls == VP_CLASS_COUNT ? vp_classify(kind, name, len) : cls;
+    int decided;
+    kn->cls = cls == VP_CLASS_COUNT ? vp_classify_rules(k->o.classes, kind, name, len, &decided)
+                                    : cls;
     kn->kept = 1;
     if (k->o.filter && regexec(k->o.filter, kn->text, 0, NULL, 0) != 0)
         kn->kept = 0;
@@ -277,7 +279,7 @@ static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t n
 {
     fc->kernels++;
     unsigned dims = k->o.dims;
-    vp_span vals[3] = {{0}};
+    vp_span vals[4] = {{0}};
     if (dims & (VP_KDIM_DEVICE | VP_KDIM_STREAM) || steps) {
         if (ev->args.p)
             vp_json_get_keyset(ev->args, npu ? &npu_set : vp_gpu_args(), vals);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/rank.h"
 #include "vprof/ascend_csvwork.h"
 #include "vprof/ascend_db.h"
 #include "vprof/ascend_files.h"
@@ -69,7 +70,8 @@ static void asc_done(void *ctx, vp_gpu_pass *p)
         b->stt_source = vp_stt_trace_source(slices);
     }
     vp_breakdown_add_steps(b, &p->w, p->pass.rank, sel);
-    vp_comm_add_file(&g->r->m, &p->w, g->path, p->pass.rank, sel);
+    vp_comm_add_file(&g->r->m, &p->w, g->path, p->pass.rank,
+                     vp_rank_world_size(vp_trace_meta(p->pass.trace)), sel);
     if (g->kernels) {
         vp_kernels_trace_end(&g->ops);
         vp_kernels_trace_end(&g->classes);

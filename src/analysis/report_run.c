@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vprof/rank.h"
 #include "vprof/ascend_files.h"
 #include "vprof/gpupass.h"
 #include "vprof/part.h"
@@ -75,8 +76,10 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     riding *g = ctx;
     vp_report_run *r = g->r;
     int sel = r->o.steps_given;
+    long world = vp_rank_world_size(vp_trace_meta(p->pass.trace));
     vp_breakdown_add_steps(&r->b, &p->w, p->pass.rank, sel);
-    vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank, sel);
+    vp_breakdown_add_world(&r->b, &p->w, world);
+    vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank, world, sel);
     vp_kernels_trace_end(&g->kt);
 }
 

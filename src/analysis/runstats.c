@@ -44,7 +44,7 @@ static const vp_metric catalogue[] = {
     {"comm.total", 0, VP_COL_NS, 0, "union of communication kernels, summed over ranks"},
     {"comm.exposed", 0, VP_COL_NS, +1, "communication not overlapped by compute, summed over ranks"},
     {"comm.exposed_pct", 0, VP_COL_PERCENT, +1, "exposed communication / GPU busy time"},
-    {"comm.exposed_step_pct", 0, VP_COL_PERCENT, +1, "exposed communication / the steps' wall time"},
+    {"comm.exposed_step_pct", 0, VP_COL_PERCENT, +1, "exposed communication inside the steps' windows / their wall time"},
     {"comm.overlap_pct", 0, VP_COL_PERCENT, -1, "communication overlapped by compute / communication (HTA's overlap %)"},
     {"kernels.count", 0, VP_COL_INT, 0, "kernel instances counted"},
     {"kernels.total", 0, VP_COL_NS, +1, "sum of kernel durations"},
@@ -52,7 +52,7 @@ static const vp_metric catalogue[] = {
     {"dataloader.pct", 0, VP_COL_PERCENT, +1, "DataLoader __next__ time inside the steps / the steps' wall time"},
     {"sync.count", 0, VP_COL_INT, +1, "blocking host-device syncs inside the steps (cuda{Stream,Device,Event}Synchronize, synchronous cudaMemcpy)"},
     {"sync.time", 0, VP_COL_NS, +1, "time the host spent in those syncs: their durations, summed over ranks"},
-    {"sync.step_pct", 0, VP_COL_PERCENT, +1, "sync.time / the steps' wall time"},
+    {"sync.step_pct", 0, VP_COL_PERCENT, +1, "the part of sync.time inside the steps' windows / their wall time"},
     {"gemm.fp32_pct", 0, VP_COL_PERCENT, +1, "FP32 GEMM time (sgemm, TF32 s1688/s16816 tensor-op GEMMs) / all GEMM time"},
     {"attention.pct", 0, VP_COL_PERCENT, +1, "attention-like kernels (softmax, attention, attn, fmha, flash, sdpa) / kernel time"},
     {"attention.flash", 0, VP_COL_INT, -1, "1 when a fused attention kernel ran (flash, fmha, efficient_attention), else 0"},
@@ -145,10 +145,9 @@ typedef struct file_state {
 
 static void read_device_properties(vp_run *r, const cJSON *meta)
 {
-    const cJSON *di = cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo");
-    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(di, "world_size");
-    if (cJSON_IsNumber(ws) && ws->valuedouble >= 1 && (long)ws->valuedouble > r->world)
-        r->world = (long)ws->valuedouble;
+    long world = vp_rank_world_size(meta);
+    if (world > r->world)
+        r->world = world;
     const cJSON *sv = cJSON_GetObjectItemCaseSensitive(meta, "schemaVersion");
     if (!r->schema && cJSON_IsNumber(sv) && sv->valuedouble >= 1)
         r->schema = (long)sv->valuedouble;
@@ -206,8 +205,12 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
         long s = vp_steps_at(w->steps, f->syncs[2 * i]);
         int64_t a, b;
         if (s >= 0 && vp_steps_window(w->steps, (size_t)s, &a, &b) == 1) {
+            /* sync.step_pct counts the part inside its step: a share of the
+             * steps' time over the same windows */
+            int64_t end = f->syncs[2 * i] + f->syncs[2 * i + 1];
             r->syncs++;
             r->sync_time += f->syncs[2 * i + 1];
+            r->sync_in_steps += (end < b ? end : b) - f->syncs[2 * i];
         }
     }
 
@@ -216,6 +219,9 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
     vp_gpu_totals tot;
     vp_gpu_sets_init(&sets);
     vp_gpu_measure(&sets, w->ev, NULL, w->n, &tot);
+    int64_t wall;
+    size_t counted;
+    r->step_exposed += vp_gpu_step_exposed(&sets, w->steps, 0, &wall, &counted);
     vp_gpu_sets_free(&sets);
     r->span += tot.span;
     r->busy += tot.busy;
@@ -235,6 +241,8 @@ static void account(vp_run *r, vp_gpuwork *w, int resolved, file_state *f, long 
         if (g->kind != VP_GPU_KERNEL || g->aux == UINT32_MAX)
             continue;
         int64_t dur = g->end - g->start;
+        if (g->cls == VP_CLASS_COMM)   /* its args or its launcher may have said so */
+            r->km.knames[g->aux].cls = VP_CLASS_COMM;
         vp_kernels_add_aggregate(&r->km, vp_kernels_group(&r->km, 0, g->aux, -1, -1, -1, 0, 0),
                                  1, dur, dur, dur);
         r->kernels++;
@@ -305,7 +313,7 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
     vp_gpu_pass p;
     vp_trace_pass_opts po = {.partial = o->partial, .no_progress = !o->progress,
                              .range = o->steps_given ? &o->steps : NULL,
-                             .position = position, .rank = rank};
+                             .position = position, .rank = rank, .classes = o->classes};
     if (o->critical_path)
         vp_cp_steps_begin(&r->cps);
     int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
@@ -422,11 +430,16 @@ void vp_run_finish(vp_run *r)
     vp_run_set(r, "gpu.compute_pct", pct(r->compute, r->span));
     vp_run_set(r, "gpu.idle_pct", pct(r->span - r->busy, r->span));
     vp_run_set(r, "memcpy.pct", pct(r->memory, r->span));
-    vp_run_set(r, "comm.total", (double)r->comm);
-    vp_run_set(r, "comm.exposed", (double)r->exposed);
-    vp_run_set(r, "comm.exposed_pct", pct(r->exposed, r->busy));
-    if (r->step_wall && !r->untimed)
-        vp_run_set(r, "comm.exposed_step_pct", pct(r->exposed, r->step_wall));
+    /* A run of several ranks whose kernels the rules placed none of in
+     * communication has communication they do not know: no comm.* metric
+     * rather than zeros that would read as "nothing exposed". */
+    if (!vp_run_comm_unseen(r)) {
+        vp_run_set(r, "comm.total", (double)r->comm);
+        vp_run_set(r, "comm.exposed", (double)r->exposed);
+        vp_run_set(r, "comm.exposed_pct", pct(r->exposed, r->busy));
+        if (r->step_wall && !r->untimed)
+            vp_run_set(r, "comm.exposed_step_pct", pct(r->step_exposed, r->step_wall));
+    }
     if (r->comm)
         vp_run_set(r, "comm.overlap_pct", pct(r->overlap, r->comm));
     vp_run_set(r, "kernels.count", (double)r->kernels);
@@ -481,7 +494,7 @@ void vp_run_finish(vp_run *r)
         vp_run_set(r, "dataloader.pct", pct(r->data, r->step_wall));
         vp_run_set(r, "sync.count", (double)r->syncs);
         vp_run_set(r, "sync.time", (double)r->sync_time);
-        vp_run_set(r, "sync.step_pct", pct(r->sync_time, r->step_wall));
+        vp_run_set(r, "sync.step_pct", pct(r->sync_in_steps, r->step_wall));
     }
     if (gemm)
         vp_run_set(r, "gemm.fp32_pct", pct(fp32, gemm));
@@ -556,7 +569,8 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_i64(b, r->schema);
     const int64_t sums[] = {r->span, r->busy, r->compute, r->comm, r->overlap, r->exposed,
                             r->memory, r->step_wall, r->data, r->kernels, r->short_kernels,
-                            r->syncs, r->sync_time};
+                            r->syncs, r->sync_time, r->step_exposed,
+                            r->sync_in_steps};
     for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
         vp_put_i64(b, sums[i]);
     vp_put_u64(b, r->nranks);
@@ -627,7 +641,8 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         r->schema = (long)schema;
     int64_t *sums[] = {&r->span, &r->busy, &r->compute, &r->comm, &r->overlap, &r->exposed,
                        &r->memory, &r->step_wall, &r->data, &r->kernels, &r->short_kernels,
-                       &r->syncs, &r->sync_time};
+                       &r->syncs, &r->sync_time, &r->step_exposed,
+                       &r->sync_in_steps};
     for (size_t i = 0; i < sizeof sums / sizeof *sums; i++)
         add_amount(&d, sums[i], vp_get_i64(&d));
     size_t nr = vp_get_count(&d, 2);
@@ -844,8 +859,20 @@ const char *vp_run_untimed(const vp_run *r)
     return r->untimed;
 }
 
+int vp_run_comm_unseen(const vp_run *r)
+{
+    return r->world > 1 && r->comm == 0 && !r->ascend && (r->span > 0 || r->kernels > 0);
+}
+
 int vp_run_why_absent(const vp_run *r, const char *name, char *buf, size_t n)
 {
+    if (strncmp(name, "comm.", 5) == 0 && vp_run_comm_unseen(r) && !vp_run_find(r, name)) {
+        snprintf(buf, n, "distributedInfo says world_size %ld, but no kernel is communication "
+                         "by the rules of docs/classification.md: the run's communication is "
+                         "of a kind they do not know%s",
+                 r->world, vp_diag_hint(VP_HINT_COMM_KERNELS));
+        return 1;
+    }
     if (!r->untimed || !needs_step_times(name) || vp_run_find(r, name))
         return 0;
     snprintf(buf, n, "%s has no trace_view.json, whose ProfilerStep windows and CPU tracks give "

@@ -47,6 +47,8 @@ struct vp_run {
     /* sums over ranks */
     int64_t span, busy, compute, comm, overlap, exposed, memory;
     int64_t step_wall, data, kernels, short_kernels, syncs, sync_time;
+    int64_t step_exposed;   /* exposed communication inside the counted steps' windows */
+    int64_t sync_in_steps;  /* sync_time's part inside the steps' windows */
     int64_t *rank_compute;
     long *rank_ids;          /* per file: distributedInfo.rank, the file name, or position */
     size_t nranks;

@@ -69,7 +69,7 @@ int vp_step_range_parse(const char *spec, vp_step_range *r)
 vp_steps *vp_steps_new(void)
 {
     vp_steps *s = vp_calloc(1, sizeof(vp_steps));
-    s->launches = vp_corrjoin_new_unnamed();   /* launch times only: 24 bytes a call */
+    s->launches = vp_corrjoin_new();   /* launch times and threads: 32 bytes a call */
     return s;
 }
 
@@ -122,7 +122,19 @@ void vp_steps_observe(vp_steps *s, const vp_event *ev)
     int64_t corr;
     if (ev->args.p && vp_launch_correlation(ev, &corr))
         vp_corrjoin_call(s->launches, corr,
-                         &(vp_launch_call){ev->ts, ev->has_dur ? ev->dur : 0, 0});
+                         &(vp_launch_call){ev->ts, ev->has_dur ? ev->dur : 0,
+                                           vp_steps_thread_key(ev->tid)});
+}
+
+uint32_t vp_steps_thread_key(vp_span tid)
+{
+    int64_t v;
+    if (tid.p && vp_json_int(tid, &v) == 0)
+        return (uint32_t)v;
+    uint32_t h = 2166136261u;   /* a named thread: FNV-1a of its text */
+    for (size_t i = 0; i < tid.n; i++)
+        h = (h ^ (unsigned char)tid.p[i]) * 16777619u;
+    return h;
 }
 
 static int cmp_step(const void *a, const void *b)
@@ -261,6 +273,16 @@ int vp_steps_selected(const vp_steps *s, int64_t correlation)
         return 0;
     long i = vp_steps_at(s, c.ts);
     return i >= 0 && s->steps[i].selected;
+}
+
+int vp_steps_launch_thread(const vp_steps *s, int64_t correlation, int64_t *ts, uint32_t *tid)
+{
+    vp_launch_call c;
+    if (!vp_corrjoin_launcher(s->launches, correlation, &c))
+        return 0;
+    *ts = c.ts;
+    *tid = c.api;
+    return 1;
 }
 
 int vp_steps_launch(const vp_steps *s, int64_t correlation, int64_t *ts, int64_t *dur)

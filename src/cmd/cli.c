@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "vprof/classify.h"
 #include "vprof/error.h"
 #include "vprof/util.h"
 
@@ -79,6 +80,8 @@ static const char *hint_text(void *ctx, vp_hint code)
         return ": try `vprof memory`";
     case VP_HINT_STEPS:
         return "--steps";
+    case VP_HINT_COMM_KERNELS:
+        return " (--comm-kernels REGEX names the kernels of a library the rules do not know)";
     case VP_HINT_COUNT:
         break;
     }
@@ -111,6 +114,32 @@ int vp_usage_error(const char *cmd, const char *fmt, ...)
 int vp_options_conflict(const char *cmd, const char *a, const char *b, const char *why)
 {
     return vp_usage_error(cmd, "%s and %s cannot be given together: %s", a, b, why);
+}
+
+/* The rules of --comm-kernels and --compute-kernels: one set for the
+ * process, freed at its exit. */
+static vp_kclass_rules *class_rules;
+
+static void free_class_rules(void)
+{
+    vp_kclass_rules_free(class_rules);
+    class_rules = NULL;
+}
+
+static int class_option(vp_common_opts *o, const vp_cmd *cmd, int comm, const char *arg)
+{
+    vp_error err = {0};
+    if (!class_rules) {
+        class_rules = vp_kclass_rules_new();
+        atexit(free_class_rules);
+    }
+    if (vp_kclass_rules_set(class_rules, comm ? VP_CLASS_COMM : VP_CLASS_COMPUTE, arg, &err) != 0) {
+        vp_usage_error(cmd->name, "%s: %s", comm ? "--comm-kernels" : "--compute-kernels",
+                       err.msg);
+        return -1;
+    }
+    o->classes = class_rules;
+    return 1;
 }
 
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg)
@@ -189,6 +218,9 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
         return 1;
     case VP_OPT_TABLE:
         return vp_table_option(o, cmd, arg);
+    case VP_OPT_COMM_KERNELS:
+    case VP_OPT_COMPUTE_KERNELS:
+        return class_option(o, cmd, c == VP_OPT_COMM_KERNELS, arg);
     case 'h':
         fputs(cmd->usage, stdout);
         return 2;

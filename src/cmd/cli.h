@@ -106,6 +106,7 @@ typedef struct vp_common_opts {
     int (*own_format)(void *ctx, const char *name);
     void *own_format_ctx;
     const char *table;     /* --table NAME: print this table alone; NULL: all (csv, tsv: one) */
+    struct vp_kclass_rules *classes; /* --comm-kernels, --compute-kernels; NULL: neither */
     const vp_cmd *cmd;     /* set by vp_getopt: the command, for its tables and messages */
 } vp_common_opts;
 
@@ -120,6 +121,8 @@ enum {
     VP_OPT_MPI,
     VP_OPT_LOCAL,
     VP_OPT_TABLE,
+    VP_OPT_COMM_KERNELS,
+    VP_OPT_COMPUTE_KERNELS,
     VP_OPT_FIRST_CMD = 1100,
 };
 
@@ -161,6 +164,18 @@ void vp_verbose_say(const char *msg);
     "  --steps A:B        keep the work launched inside ProfilerStep#A .. before #B\n" \
     "                     (Python slice over the steps present; -1 = the last step;\n" \
     "                     ':-1' drops the last step as HTA does; '5' = step 5 only)\n"
+
+/* --comm-kernels and --compute-kernels, the same for every command that
+ * classifies kernels (docs/classification.md). */
+#define VP_CLASS_LONGOPTS \
+    {"comm-kernels", required_argument, 0, VP_OPT_COMM_KERNELS}, \
+    {"compute-kernels", required_argument, 0, VP_OPT_COMPUTE_KERNELS}
+#define VP_CLASS_USAGE \
+    "      --comm-kernels REGEX  kernels whose name matches are communication,\n" \
+    "                     whatever the rules say (POSIX extended regex;\n" \
+    "                     docs/classification.md)\n" \
+    "      --compute-kernels REGEX  kernels whose name matches are compute\n" \
+    "                     (before --comm-kernels and the rules)\n"
 
 /* The commands whose per-file work is a partial result (docs/scale.md):
  * -j/--jobs N, --save-part PATTERN, --mpi. */

@@ -11,6 +11,7 @@
 #include "cmd/cli.h"
 #include "cmd/gpupass_cli.h"
 #include "cmd/scale.h"
+#include "vprof/rank.h"
 #include "vprof/ascend_files.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_partial.h"
@@ -55,6 +56,7 @@ const char cmd_comm_usage[] =
     "  --steps A:B        keep GPU work launched inside ProfilerStep#A .. before #B\n"
     "                     (Python slice; ':-1' drops the last step as HTA does)\n"
     "  --top N            keep the N collectives with the most time\n"
+    VP_CLASS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --table NAME   comm (default), collectives, spread, stragglers, step_trace_time,\n"
@@ -76,8 +78,9 @@ const char cmd_comm_usage[] =
     "  Free             Span - |Computing ∪ Communication|\n"
     "  Idle             Span - |union of all GPU work| (memcpy, memset, sync included)\n"
     "  Overlap (%)      100 x Overlapped / Communication: HTA's comp_comm_overlap_pctg\n"
-    "  Exposed/Step (%) 100 x Comm Exposed / the wall time of the steps (the Span\n"
-    "                   when the trace has no ProfilerStep)\n"
+    "  Exposed/Step (%) 100 x the Comm Exposed inside the steps' windows / their\n"
+    "                   wall time (Comm Exposed / Span when the trace has no\n"
+    "                   ProfilerStep): one window, so never above 100\n"
     "Bus bandwidth uses the nccl-tests factors: 2(n-1)/n all-reduce, (n-1)/n\n"
     "all-gather, reduce-scatter, all-to-all, 1 broadcast, reduce, send/recv.\n"
     "\n"
@@ -101,7 +104,8 @@ static int read_file(comm *c, const char *path)
     vp_trace_pass_opts o = {.partial = c->common.partial,
                             .range = c->common.has_steps ? &c->common.steps : NULL,
                             .position = (long)(c->pos0 + c->m.nranks),
-                            .rank = c->rank_override};
+                            .rank = c->rank_override,
+                            .classes = c->common.classes};
     if (vp_gpu_pass_read(&p, path, &o, vp_comm_observe, &c->m, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);
@@ -109,7 +113,9 @@ static int read_file(comm *c, const char *path)
     }
     vp_gpu_pass_warn(&p);
     size_t ncoll = c->m.file_colls, nrpc = c->m.file_rpcs;
-    vp_comm_rank *rr = vp_comm_add_file(&c->m, &p.w, path, p.pass.rank, c->common.has_steps);
+    vp_comm_rank *rr = vp_comm_add_file(&c->m, &p.w, path, p.pass.rank,
+                                          vp_rank_world_size(vp_trace_meta(p.pass.trace)),
+                                          c->common.has_steps);
     if (vp_npu_tracks_seen(p.w.npu) || p.w.nslices) {
         int slices = vp_stt_from_work(&p.w, rr->rank, c->common.has_steps, &c->m.stt);
         c->m.stt_source = vp_stt_trace_source(slices);
@@ -241,6 +247,7 @@ int cmd_comm(int argc, char **argv)
         VP_COMMON_LONGOPTS,
         VP_TABLE_LONGOPT,
         VP_STEPS_LONGOPT,
+        VP_CLASS_LONGOPTS,
         VP_TOP_LONGOPT,
         VP_SCALE_LONGOPTS,
         {0, 0, 0, 0},

@@ -38,6 +38,7 @@ const char cmd_kernels_usage[] =
     "  --filter REGEX     keep kernels whose name matches (POSIX extended regex)\n"
     "  --exclude REGEX    drop kernels whose name matches\n"
     VP_STEPS_USAGE
+    VP_CLASS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --full-names   never shorten kernel names in the table format\n"
@@ -178,6 +179,7 @@ int cmd_kernels(int argc, char **argv)
         VP_COMMON_LONGOPTS,
         VP_TOP_LONGOPT,
         VP_STEPS_LONGOPT,
+        VP_CLASS_LONGOPTS,
         VP_SCALE_LONGOPTS,
         {"include", required_argument, 0, OPT_INCLUDE},
         {"by", required_argument, 0, OPT_BY},
@@ -241,6 +243,7 @@ int cmd_kernels(int argc, char **argv)
     k.o.exclude = k.has_exclude ? &k.exclude : NULL;
     k.o.steps = k.common.has_steps ? &k.common.steps : NULL;
     k.o.partial = k.common.partial;
+    k.o.classes = k.common.classes;
     k.o.say = k.common.verbose ? vp_verbose_say : NULL;
     vp_kernels_init(&k.result, &k.o);
     vp_parts parts = {.cmd = "kernels", .opts = &k.o, .model = &k.result};

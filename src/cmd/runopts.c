@@ -56,6 +56,7 @@ void vp_run_cli_opts(const vp_run_cli *o, const vp_common_opts *common, vp_run_o
     out->steps = common->steps;
     out->steps_given = common->has_steps;
     out->partial = common->partial;
+    out->classes = common->classes;
 }
 
 int vp_run_cli_mfu(const vp_run_cli *o, vp_run *run)

@@ -21,7 +21,8 @@ enum {
     {"tokens-per-step", required_argument, 0, VP_OPT_RUN_TOKENS}, \
     {"seq-len", required_argument, 0, VP_OPT_RUN_SEQLEN}, \
     {"peak-tflops", required_argument, 0, VP_OPT_RUN_PEAK}, \
-    {"world-size", required_argument, 0, VP_OPT_RUN_WORLD}
+    {"world-size", required_argument, 0, VP_OPT_RUN_WORLD}, \
+    VP_CLASS_LONGOPTS
 
 /* The help lines for them, to paste into a usage text. */
 #define VP_RUN_USAGE \
@@ -30,7 +31,8 @@ enum {
     "  --tokens-per-step N  tokens of one training step, all ranks together (with --model)\n" \
     "  --seq-len N          tokens per sequence, for the attention FLOPs (with --model)\n" \
     "  --peak-tflops X      the accelerator's dense BF16 peak, when deviceProperties lack it\n" \
-    VP_WORLD_SIZE_USAGE
+    VP_WORLD_SIZE_USAGE \
+    VP_CLASS_USAGE
 
 typedef struct vp_run_cli {
     const char *cmd;       /* in partial headers: vprof reduce runs it */

@@ -11,6 +11,7 @@
 #include "cmd/cli.h"
 #include "cmd/gpupass_cli.h"
 #include "cmd/scale.h"
+#include "vprof/rank.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_partial.h"
 #include "vprof/ascend_stepwork.h"
@@ -56,6 +57,7 @@ const char cmd_steps_usage[] =
     "                     breakdown per rank and stream\n"
     "  --kernel-wait US   gaps shorter than this are kernel wait (--idle); microseconds,\n"
     "                     default 30 (HTA's consecutive_kernel_delay)\n"
+    VP_CLASS_USAGE
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --table NAME   steps (default), summary, temporal, idle, step_trace_time, or\n"
@@ -99,7 +101,8 @@ static int read_file(stepsc *s, const char *path)
     vp_trace_pass_opts o = {.partial = s->common.partial,
                             .range = s->common.has_steps ? &s->common.steps : NULL,
                             .position = (long)(s->pos0 + s->b.nfiles),
-                            .rank = s->rank_override};
+                            .rank = s->rank_override,
+                            .classes = s->common.classes};
     if (vp_gpu_pass_read(&p, path, &o, s->idle ? NULL : vp_breakdown_observe, &s->b, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);
@@ -114,6 +117,7 @@ static int read_file(stepsc *s, const char *path)
             s->b.stt_source = vp_stt_trace_source(slices);
         }
         vp_breakdown_add_steps(&s->b, &p.w, p.pass.rank, s->common.has_steps);
+        vp_breakdown_add_world(&s->b, &p.w, vp_rank_world_size(vp_trace_meta(p.pass.trace)));
     }
     if (s->common.verbose) {
         const vp_trace_stats *st = vp_trace_get_stats(p.pass.trace);
@@ -213,6 +217,7 @@ int cmd_steps(int argc, char **argv)
         VP_COMMON_LONGOPTS,
         VP_TABLE_LONGOPT,
         VP_STEPS_LONGOPT,
+        VP_CLASS_LONGOPTS,
         VP_SCALE_LONGOPTS,
         {"per-rank", no_argument, 0, OPT_PER_RANK},
         {"idle", no_argument, 0, OPT_IDLE},

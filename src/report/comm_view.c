@@ -32,25 +32,34 @@ vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps)
         vp_table_set_int(t, row, C_IDLE, r->t.idle);
         if (r->t.comm > 0)
             vp_table_set_double(t, row, C_OVER_PCT, pct(r->t.overlap, r->t.comm));
-        if (r->step_time > 0)
-            vp_table_set_double(t, row, C_EXP_PCT, pct(r->t.exposed, r->step_time));
+        int unseen = r->t.comm == 0 && r->world > 1 && r->gpu_events;   /* note below */
+        if (r->step_time > 0 && !unseen)
+            vp_table_set_double(t, row, C_EXP_PCT, pct(r->step_exposed, r->step_time));
         if (r->gpu_events == 0)
             vp_table_add_note(t, "rank %ld: no GPU work%s: every time is 0 and the percentages are "
                                  "empty",
                               r->rank, selected_steps ? " in the selected steps" : " in the trace");
+        else if (r->t.comm == 0 && r->world > 1)
+            vp_table_add_note(t, "rank %ld: distributedInfo says world_size %ld, but no kernel is "
+                                 "communication by the rules of docs/classification.md: its "
+                                 "communication is of a kind they do not know, and every "
+                                 "communication figure here is unknown, not 0%s",
+                              r->rank, r->world, vp_diag_hint(VP_HINT_COMM_KERNELS));
         else if (r->t.comm == 0)
             vp_table_add_note(t, "rank %ld: no communication kernels, so Overlap is empty (HTA "
                                  "prints NaN)",
                               r->rank);
     }
     vp_table_add_note(t, "Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); "
-                         "Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of %s",
-                      c->nranks && c->ranks[0].nsteps ? "the steps' wall time" : "the GPU span");
+                         "Comm Exposed = Communication(Not Overlapped); Exposed/Step: %s",
+                      c->nranks && c->ranks[0].nsteps
+                          ? "the Comm Exposed inside the steps' windows, over their wall time"
+                          : "Comm Exposed over the GPU span");
     return t;
 }
 
 /* min / median / max over ranks of each time, with the ranks at the ends. */
-vp_table *vp_comm_spread_table(const vp_comm *c)
+vp_table *vp_comm_spread_table(vp_comm *c)
 {
     static const vp_col_spec cols[] = {
         {"Metric", VP_COL_TEXT, 0}, {"Min", VP_COL_NS, 0}, {"Median", VP_COL_NS_F, 1},
@@ -59,12 +68,9 @@ vp_table *vp_comm_spread_table(const vp_comm *c)
     vp_table *t = vp_table_new_cols("spread", cols, sizeof cols / sizeof *cols);
     static const char *const metrics[VP_COMM_METRICS] = {
         "Span", "Computing", "Communication", "Overlapped", "Comm Exposed", "Free", "Idle"};
-    size_t slowest = 0;
     for (int m = 0; m < VP_COMM_METRICS; m++) {
         vp_comm_spread s;
         vp_comm_spread_of(c, m, &s);
-        if (m == 1)
-            slowest = s.max_rank;
         size_t row = vp_table_add_row(t);
         vp_table_set_text(t, row, 0, metrics[m]);
         vp_table_set_int(t, row, 1, s.min);
@@ -73,9 +79,15 @@ vp_table *vp_comm_spread_table(const vp_comm *c)
         vp_table_set_int(t, row, 4, c->ranks[s.min_rank].rank);
         vp_table_set_int(t, row, 5, c->ranks[s.max_rank].rank);
     }
-    vp_table_add_note(t, "slowest rank: %ld (the most Computing; the others wait for it in "
-                         "collectives, which shows as their Comm Exposed)",
-                      c->ranks[slowest].rank);
+    vp_comm_slowest sl;
+    if (vp_comm_slowest_rank(c, &sl))
+        vp_table_add_note(t, "slowest rank: %ld (it waited least in the collectives of the %zu "
+                             "steps of table stragglers: the others wait for it, which shows as "
+                             "their Comm Exposed; rank %ld waited most)",
+                          c->ranks[sl.rank].rank, sl.steps, c->ranks[sl.waiter].rank);
+    else
+        vp_table_add_note(t, "no slowest rank: no step has communication kernels on every rank "
+                             "(table stragglers)");
     return t;
 }
 
@@ -149,7 +161,7 @@ vp_table *vp_comm_collective_table(vp_comm *c, long top)
     if (shown < c->ngroups)
         vp_table_add_note(t, "%zu more rows (--top %ld)", c->ngroups - shown, top);
     if (c->ngroups == 0)
-        vp_table_add_note(t, "no communication kernels (NCCL/RCCL/HCCL) in the input");
+        vp_table_add_note(t, "no communication kernels in the input (the rules: docs/classification.md)");
     else if (unsized)
         vp_table_add_note(t, "%lld kernels carry no message size (In/Out msg nelems and dtype, on "
                              "the kernel or its record_param_comms): Bytes and bandwidths count "

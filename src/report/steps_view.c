@@ -60,6 +60,13 @@ vp_table *vp_steps_table(const vp_breakdown *b, int rank_col, int selected_steps
         vp_table_add_note(t, "%llu GPU event%s launched outside every step (or by no recorded "
                              "launch call): in no row",
                           (unsigned long long)b->outside, b->outside == 1 ? " was" : "s were");
+    if (b->comm_unseen)
+        vp_table_add_note(t, "%llu trace%s of a run of several ranks (distributedInfo world_size) "
+                             "%s no kernel that is communication by the rules of "
+                             "docs/classification.md: %s Comm Exposed is unknown, not 0%s",
+                          (unsigned long long)b->comm_unseen, b->comm_unseen == 1 ? "" : "s",
+                          b->comm_unseen == 1 ? "has" : "have",
+                          b->comm_unseen == 1 ? "its" : "their", vp_diag_hint(VP_HINT_COMM_KERNELS));
     if (b->empty_steps)
         vp_table_add_note(t, "%llu step%s launched no GPU work: %s GPU columns are 0",
                           (unsigned long long)b->empty_steps, b->empty_steps == 1 ? "" : "s",

@@ -26,6 +26,15 @@ long vp_rank_from_name(const char *path)
     return -1;
 }
 
+long vp_rank_world_size(const cJSON *meta)
+{
+    const cJSON *di = meta ? cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo") : NULL;
+    const cJSON *ws = di ? cJSON_GetObjectItemCaseSensitive(di, "world_size") : NULL;
+    return cJSON_IsNumber(ws) && ws->valuedouble >= 1 && ws->valuedouble < 1e9
+               ? (long)ws->valuedouble
+               : 0;
+}
+
 long vp_rank_detect(const cJSON *meta, const char *path, long position, vp_rank_source *source)
 {
     const cJSON *di = meta ? cJSON_GetObjectItemCaseSensitive(meta, "distributedInfo") : NULL;

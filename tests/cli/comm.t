@@ -47,7 +47,7 @@ Rank    Span  Computing  Communication  Overlapped  Comm Exposed    Free    Idle
 ----  ------  ---------  -------------  ----------  ------------  ------  ------  -------  ------------
    0  1.22 s     210 ms         396 ms     59.2 ms        337 ms  676 ms  675 ms    14.9%         27.4%
    1  1.23 s     272 ms         379 ms     75.5 ms        304 ms  656 ms  651 ms    19.9%         24.5%
-note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of the steps' wall time
+note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: the Comm Exposed inside the steps' windows, over their wall time
 
 == collectives ==
 Collective  Group  Size  Stream  Count  Total Time  Exposed  Bytes  Algbw (GB/s)  Busbw (GB/s)
@@ -67,7 +67,7 @@ Overlapped     59.2 ms  67.4 ms  75.5 ms         0         1
 Comm Exposed    304 ms   320 ms   337 ms         1         0
 Free            656 ms   666 ms   676 ms         1         0
 Idle            651 ms   663 ms   675 ms         1         0
-note: slowest rank: 1 (the most Computing; the others wait for it in collectives, which shows as their Comm Exposed)
+note: slowest rank: 1 (it waited least in the collectives of the 2 steps of table stragglers: the others wait for it, which shows as their Comm Exposed; rank 0 waited most)
 
 == stragglers ==
 Step  Collectives  Straggler  Its Wait  Max Wait  Waiting Rank
@@ -89,7 +89,7 @@ expect_stdout <<'END'
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 | 0 | 1.22 s | 210 ms | 396 ms | 59.2 ms | 337 ms | 676 ms | 675 ms | 14.9% | 27.4% |
 
-- note: Overlap = Overlapped / Communication (HTA's comp\_comm\_overlap\_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of the steps' wall time
+- note: Overlap = Overlapped / Communication (HTA's comp\_comm\_overlap\_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: the Comm Exposed inside the steps' windows, over their wall time
 
 ### collectives
 
@@ -113,7 +113,7 @@ expect_stdout <<'END'
 Rank    Span  Computing  Communication  Overlapped  Comm Exposed    Free    Idle  Overlap  Exposed/Step
 ----  ------  ---------  -------------  ----------  ------------  ------  ------  -------  ------------
    0  210 us    55.0 us        50.0 us     10.0 us       40.0 us  115 us  115 us    20.0%         20.0%
-note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of the steps' wall time
+note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: the Comm Exposed inside the steps' windows, over their wall time
 
 == collectives ==
 Collective  Group  Size  Stream  Count  Total Time  Exposed     Bytes  Algbw (GB/s)  Busbw (GB/s)
@@ -131,7 +131,7 @@ vp_tables "comm collectives" comm --steps 1 -f csv mixed.json
 expect_status 0
 expect_stdout <<'END'
 Rank,Span (ns),Computing (ns),Communication (ns),Overlapped (ns),Comm Exposed (ns),Free (ns),Idle (ns),Overlap (%),Exposed/Step (%)
-0,85000,40000,50000,10000,40000,5000,5000,20.00,40.00
+0,85000,40000,50000,10000,40000,5000,5000,20.00,30.00
 
 Collective,Group,Size,Stream,Count,Total Time (ns),Exposed (ns),Bytes (B),Algbw (GB/s),Busbw (GB/s)
 AllToAll,1,2,20,1,40000,30000,4000,0.10,0.05
@@ -150,12 +150,12 @@ Rank  Span  Computing  Communication  Overlapped  Comm Exposed  Free  Idle  Over
 ----  ----  ---------  -------------  ----------  ------------  ----  ----  -------  ------------
    0  0 ns       0 ns           0 ns        0 ns          0 ns  0 ns  0 ns        -          0.0%
 note: rank 0: no GPU work in the trace: every time is 0 and the percentages are empty
-note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of the steps' wall time
+note: Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: the Comm Exposed inside the steps' windows, over their wall time
 
 == collectives ==
 Collective  Group  Size  Stream  Count  Total Time  Exposed  Bytes  Algbw (GB/s)  Busbw (GB/s)
 ----------  -----  ----  ------  -----  ----------  -------  -----  ------------  ------------
-note: no communication kernels (NCCL/RCCL/HCCL) in the input
+note: no communication kernels in the input (the rules: docs/classification.md)
 note: Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)
 END
 expect_stderr <<'END'
@@ -166,7 +166,7 @@ cd "$WORK"
 vp comm -f json single.json
 expect_status 0
 expect_stdout <<'END'
-{"schema":"vprof.comm/1","tables":{"comm":{"columns":[{"name":"Rank","type":"int"},{"name":"Span (ns)","type":"ns"},{"name":"Computing (ns)","type":"ns"},{"name":"Communication (ns)","type":"ns"},{"name":"Overlapped (ns)","type":"ns"},{"name":"Comm Exposed (ns)","type":"ns"},{"name":"Free (ns)","type":"ns"},{"name":"Idle (ns)","type":"ns"},{"name":"Overlap (%)","type":"percent"},{"name":"Exposed/Step (%)","type":"percent"}],"rows":[[0,4000,4000,0,0,0,0,0,null,0]],"notes":["rank 0: no communication kernels, so Overlap is empty (HTA prints NaN)","Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: share of the GPU span"]},"collectives":{"columns":[{"name":"Collective","type":"text"},{"name":"Group","type":"text"},{"name":"Size","type":"int"},{"name":"Stream","type":"int"},{"name":"Count","type":"int"},{"name":"Total Time (ns)","type":"ns"},{"name":"Exposed (ns)","type":"ns"},{"name":"Bytes (B)","type":"bytes"},{"name":"Algbw (GB/s)","type":"ratio"},{"name":"Busbw (GB/s)","type":"ratio"}],"rows":[],"notes":["no communication kernels (NCCL/RCCL/HCCL) in the input","Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)"]}}}
+{"schema":"vprof.comm/1","tables":{"comm":{"columns":[{"name":"Rank","type":"int"},{"name":"Span (ns)","type":"ns"},{"name":"Computing (ns)","type":"ns"},{"name":"Communication (ns)","type":"ns"},{"name":"Overlapped (ns)","type":"ns"},{"name":"Comm Exposed (ns)","type":"ns"},{"name":"Free (ns)","type":"ns"},{"name":"Idle (ns)","type":"ns"},{"name":"Overlap (%)","type":"percent"},{"name":"Exposed/Step (%)","type":"percent"}],"rows":[[0,4000,4000,0,0,0,0,0,null,0]],"notes":["rank 0: no communication kernels, so Overlap is empty (HTA prints NaN)","Overlap = Overlapped / Communication (HTA's comp_comm_overlap_pctg); Comm Exposed = Communication(Not Overlapped); Exposed/Step: Comm Exposed over the GPU span"]},"collectives":{"columns":[{"name":"Collective","type":"text"},{"name":"Group","type":"text"},{"name":"Size","type":"int"},{"name":"Stream","type":"int"},{"name":"Count","type":"int"},{"name":"Total Time (ns)","type":"ns"},{"name":"Exposed (ns)","type":"ns"},{"name":"Bytes (B)","type":"bytes"},{"name":"Algbw (GB/s)","type":"ratio"},{"name":"Busbw (GB/s)","type":"ratio"}],"rows":[],"notes":["no communication kernels in the input (the rules: docs/classification.md)","Count and times are summed over ranks; Exposed: the part of each kernel not hidden by compute kernels; Busbw = Algbw x nccl-tests factor (docs/comm.md)"]}}}
 END
 expect_stderr <<'END'
 END

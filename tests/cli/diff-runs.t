@@ -75,36 +75,32 @@ compute      190 us     162 us  -28.0 us    -14.7%
 note: kernels only (memcpy, memset and sync are in the metrics)
 
 == metrics ==
-Metric                 Base     New      Delta     Relative
----------------------  -------  -------  --------  --------
-ranks                  1        1        0             0.0%
-gpus                   1        1        0             0.0%
-steps                  1        2        +1          100.0%
-step.median            1.00 ms  1.00 ms  0 ns          0.0%
-step.mean              1.00 ms  1.00 ms  0 ns          0.0%
-step.min               1.00 ms  1.00 ms  0 ns          0.0%
-step.max               1.00 ms  1.00 ms  0 ns          0.0%
-step.spread_pct        0.00%    0.00%    0.00 pp          -
-gpu.span               240 us   212 us   -28.0 us    -11.7%
-gpu.busy_pct           79.17%   76.42%   -2.75 pp         -
-gpu.compute_pct        79.17%   76.42%   -2.75 pp         -
-gpu.idle_pct           20.83%   23.58%   +2.75 pp         -
-memcpy.pct             0.00%    0.00%    0.00 pp          -
-comm.total             0 ns     0 ns     0 ns             -
-comm.exposed           0 ns     0 ns     0 ns             -
-comm.exposed_pct       0.00%    0.00%    0.00 pp          -
-comm.exposed_step_pct  0.00%    0.00%    0.00 pp          -
-kernels.count          6        6        0             0.0%
-kernels.total          190 us   162 us   -28.0 us    -14.7%
-kernels.short_pct      0.00%    0.00%    0.00 pp          -
-dataloader.pct         0.00%    0.00%    0.00 pp          -
-sync.count             0        0        0                -
-sync.time              0 ns     0 ns     0 ns             -
-sync.step_pct          0.00%    0.00%    0.00 pp          -
-gemm.fp32_pct          33.33%   33.33%   0.00 pp          -
-attention.pct          0.00%    0.00%    0.00 pp          -
-attention.flash        0        0        0                -
-launches.bound_pct     0.00%    0.00%    0.00 pp          -
+Metric              Base     New      Delta     Relative
+------------------  -------  -------  --------  --------
+ranks               1        1        0             0.0%
+gpus                1        1        0             0.0%
+steps               1        2        +1          100.0%
+step.median         1.00 ms  1.00 ms  0 ns          0.0%
+step.mean           1.00 ms  1.00 ms  0 ns          0.0%
+step.min            1.00 ms  1.00 ms  0 ns          0.0%
+step.max            1.00 ms  1.00 ms  0 ns          0.0%
+step.spread_pct     0.00%    0.00%    0.00 pp          -
+gpu.span            240 us   212 us   -28.0 us    -11.7%
+gpu.busy_pct        79.17%   76.42%   -2.75 pp         -
+gpu.compute_pct     79.17%   76.42%   -2.75 pp         -
+gpu.idle_pct        20.83%   23.58%   +2.75 pp         -
+memcpy.pct          0.00%    0.00%    0.00 pp          -
+kernels.count       6        6        0             0.0%
+kernels.total       190 us   162 us   -28.0 us    -14.7%
+kernels.short_pct   0.00%    0.00%    0.00 pp          -
+dataloader.pct      0.00%    0.00%    0.00 pp          -
+sync.count          0        0        0                -
+sync.time           0 ns     0 ns     0 ns             -
+sync.step_pct       0.00%    0.00%    0.00 pp          -
+gemm.fp32_pct       33.33%   33.33%   0.00 pp          -
+attention.pct       0.00%    0.00%    0.00 pp          -
+attention.flash     0        0        0                -
+launches.bound_pct  0.00%    0.00%    0.00 pp          -
 note: Delta: new - base, in percentage points (pp) for a percentage; Relative: of the base value, none for a percentage
 END
 expect_stderr <<'END'
@@ -154,10 +150,6 @@ gpu.busy_pct,79.166667,76.415094,-2.751572,,percent (Delta: points)
 gpu.compute_pct,79.166667,76.415094,-2.751572,,percent (Delta: points)
 gpu.idle_pct,20.833333,23.584906,2.751572,,percent (Delta: points)
 memcpy.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
-comm.total,0.000000,0.000000,0.000000,,ns
-comm.exposed,0.000000,0.000000,0.000000,,ns
-comm.exposed_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
-comm.exposed_step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 kernels.count,6.000000,6.000000,0.000000,0.0,count
 kernels.total,190000.000000,162000.000000,-28000.000000,-14.7,ns
 kernels.short_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
@@ -222,10 +214,6 @@ gpu.busy_pct,79.166667,76.415094,-2.751572,,percent (Delta: points)
 gpu.compute_pct,79.166667,76.415094,-2.751572,,percent (Delta: points)
 gpu.idle_pct,20.833333,23.584906,2.751572,,percent (Delta: points)
 memcpy.pct,0.000000,0.000000,0.000000,,percent (Delta: points)
-comm.total,0.000000,0.000000,0.000000,,ns
-comm.exposed,0.000000,0.000000,0.000000,,ns
-comm.exposed_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
-comm.exposed_step_pct,0.000000,0.000000,0.000000,,percent (Delta: points)
 kernels.count,12.000000,12.000000,0.000000,0.0,count
 kernels.total,380000.000000,324000.000000,-56000.000000,-14.7,ns
 kernels.short_pct,0.000000,0.000000,0.000000,,percent (Delta: points)

@@ -604,6 +604,120 @@ static void test_classify(void **state)
     assert_string_equal(vp_kclass_name(VP_CLASS_COUNT), "?");
 }
 
+/* The rule table on the kernel names of the libraries as their sources
+ * define them and traces show them (docs/classification.md). */
+static void test_comm_rules(void **state)
+{
+    (void)state;
+    static const char *const comm[] = {
+        /* DeepEP, DeepSeek's namespace (an EP64 training rank) and the library's */
+        "void dpsk::ep::internode::dispatch<false, 8, true, 8>(int4*, float*, long*, float*, "
+        "dpsk::ep::internode::SourceMeta*, int4 const*)",
+        "void dpsk::ep::internode::combine<false, 8, __nv_bfloat16, 8, 2, 16, 24>(int4*, float*)",
+        "void dpsk::ep::internode::cached_notify<false>(int, int, int, int, int*)",
+        "void dpsk::ep::internode::notify_dispatch<false, 8>(int const*, long*, int)",
+        "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)",
+        "void deep_ep::intranode::notify_dispatch<8>(int const*, int*, int)",
+        "void deep_ep::internode_ll::combine<7168>(void*, void*, int*)",
+        /* symmetric memory (a vLLM TP8 rank on B200), PyTorch's namespace, Triton */
+        "void (anonymous namespace)::multimem_all_reduce_kernel<c10::BFloat16, 16>(c10::BFloat16*, "
+        "unsigned long, unsigned int**, unsigned long, unsigned long)",
+        "void c10d::symmetric_memory::one_shot_all_reduce_kernel<float, 8>(float**, float*)",
+        "two_shot_all_reduce_kernel_0d1d2d3d",
+        /* custom all-reduce */
+        "void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals)",
+        "void sglang::cross_device_reduce_2stage<half, 4>(sglang::RankData*)",
+        "void tensorrt_llm::kernels::oneShotAllReduceKernel<__nv_bfloat16, 8>(AllReduceParams)",
+        "void trt_llm::twoShotAllReduceKernel<float, 4>(trt_llm::AllReduceParams)",
+        /* NVSHMEM, MSCCL++, RCCL on ROCm, oneCCL */
+        "nvshmemi_proxy_progress",
+        "void mscclpp::executionKernel<__half>(int, __half*, __half*)",
+        "ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)",
+        "oneccl_allreduce_kernel",
+    };
+    static const char *const compute[] = {
+        /* DeepEP's local layout kernels stay compute */
+        "void dpsk::ep::cuda::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*)",
+        "void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*)",
+        /* the same EP64 rank's grouped GEMMs: namespace dpsk, not dpsk::ep */
+        "void cutlass::device_kernel<dpsk::grouped_gemm::cuda::fp8_ptp128c::GemmKernel>(Params)",
+        /* near misses: reductions that are not all-reduces */
+        "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float>>(ReduceOp<float>)",
+        "triton_red_fused_all_reduce_0",
+        "void at::native::cross_entropy_kernel<float>()",
+        "multimem",
+        "flash_fwd_kernel",
+    };
+    for (size_t i = 0; i < sizeof comm / sizeof *comm; i++)
+        if (cls(VP_GPU_KERNEL, comm[i]) != VP_CLASS_COMM)
+            fail_msg("should be communication: %s", comm[i]);
+    for (size_t i = 0; i < sizeof compute / sizeof *compute; i++)
+        if (cls(VP_GPU_KERNEL, compute[i]) != VP_CLASS_COMPUTE)
+            fail_msg("should be compute: %s", compute[i]);
+
+    /* A kernel no name rule decides is compute for want of evidence:
+     * the args and the launcher may still say more. */
+    int decided;
+    assert_int_equal(vp_classify_rules(NULL, VP_GPU_KERNEL, "my_kernel", 9, &decided),
+                     VP_CLASS_COMPUTE);
+    assert_int_equal(decided, 0);
+    assert_int_equal(vp_classify_rules(NULL, VP_GPU_KERNEL, comm[6], strlen(comm[6]), &decided),
+                     VP_CLASS_COMM);
+    assert_int_equal(decided, 1);
+    assert_int_equal(vp_classify_rules(NULL, VP_GPU_KERNEL, compute[0], strlen(compute[0]),
+                                       &decided),
+                     VP_CLASS_COMPUTE);
+    assert_int_equal(decided, 1);   /* an exception decides: no launcher overrides it */
+
+    /* Launching ops */
+    static const char *const ops[] = {"c10d::allreduce_", "_c10d_functional::all_reduce",
+                                      "nccl:all_gather", "record_param_comms",
+                                      "vllm::all_reduce", "symm_mem::multimem_all_reduce_",
+                                      "c10d_functional::wait_tensor"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!vp_collective_op(ops[i], strlen(ops[i])))
+            fail_msg("should be a collective op: %s", ops[i]);
+    assert_false(vp_collective_op("aten::copy_", 11));
+    assert_false(vp_collective_op("vllm::rms_norm", 14));
+    assert_false(vp_collective_op("ProfilerStep#3", 14));
+
+    /* The table: every rule names its family and pattern; args rules
+     * read a key, the others a name. */
+    size_t n;
+    const vp_comm_rule *r = vp_comm_rules(&n);
+    assert_true(n >= 30);
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(r[i].family);
+        assert_true(strlen(r[i].pattern) > 0);
+        assert_true((r[i].evidence == VP_EVID_ARGS) == (r[i].how == VP_MATCH_KEY));
+        assert_true(r[i].cls == VP_CLASS_COMM || r[i].cls == VP_CLASS_COMPUTE);
+    }
+
+    /* Overrides: compute's before comm's, before the rules; copies keep
+     * their class. */
+    vp_kclass_rules *o = vp_kclass_rules_new();
+    vp_error err = {0};
+    assert_int_equal(vp_kclass_rules_set(o, VP_CLASS_COMM, "my_(all)?reduce", &err), 0);
+    assert_int_equal(vp_kclass_rules_set(o, VP_CLASS_COMPUTE, "cached_notify|my_allreduce_local",
+                                         &err), 0);
+    assert_int_equal(vp_classify_rules(o, VP_GPU_KERNEL, "void my_allreduce<8>()", 21, &decided),
+                     VP_CLASS_COMM);
+    assert_int_equal(decided, 1);
+    assert_int_equal(vp_classify_rules(o, VP_GPU_KERNEL, comm[2], strlen(comm[2]), &decided),
+                     VP_CLASS_COMPUTE);
+    assert_int_equal(vp_classify_rules(o, VP_GPU_KERNEL, "my_allreduce_local", 18, &decided),
+                     VP_CLASS_COMPUTE);
+    assert_int_equal(vp_classify_rules(o, VP_GPU_MEMCPY, "my_reduce", 9, &decided),
+                     VP_CLASS_MEMORY);
+    /* a name given by length: the regex sees only those bytes */
+    assert_int_equal(vp_classify_rules(o, VP_GPU_KERNEL, "my_reduce_x", 2, &decided),
+                     VP_CLASS_COMPUTE);
+    assert_int_equal(vp_kclass_rules_set(o, VP_CLASS_COMM, "(", &err), -1);
+    assert_int_equal(err.status, VP_EXIT_USAGE);
+    assert_non_null(strstr(err.msg, "bad regular expression '('"));
+    vp_kclass_rules_free(o);
+}
+
 static void test_launch_category(void **state)
 {
     (void)state;
@@ -742,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_radix_sort),
         cmocka_unit_test(test_gpu_kind),
         cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_comm_rules),
         cmocka_unit_test(test_launch_category),
         cmocka_unit_test(test_event_kind),
         cmocka_unit_test(test_autograd_op),
