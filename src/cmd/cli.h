@@ -206,6 +206,37 @@ int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
 /* The recorded options, NUL-separated (one command runs per process). */
 const char *vp_shape_options(size_t *len);
 
+/* The files a command names by option, its outputs (-o, --trace-out,
+ * --save-part, --plot) and the inputs besides its operands (--model,
+ * --log, --baseline ...): recorded as the options are parsed (the common
+ * ones by vp_common_option), compared once with the inputs by
+ * vp_cli_check_outputs.  One command runs per process. */
+void vp_cli_output(const char *option, const char *path);
+void vp_cli_input(const char *option, const char *path);
+
+/* vp_outputs_check (vprof/sink.h) of the recorded outputs against the
+ * recorded inputs and the n files of paths (operands resolved: a
+ * directory's traces, a .vpart): 0, or VP_EXIT_USAGE after printing the
+ * refusal as cmd's usage error.  vp_inputs_resolve calls it, so that every
+ * command that reads operands checks before it writes anything. */
+int vp_cli_check_outputs(const char *cmd, char *const *paths, size_t n);
+
+/* An output file, whole or not at all: vp_outfile_open gives standard
+ * output for NULL or "-", otherwise a stream in memory that
+ * vp_outfile_close writes through a sink (vprof/sink.h: a temporary file
+ * in the target's directory, flushed, synced and renamed onto it), so a
+ * failed run leaves an existing file as it was.  vp_outfile_close takes
+ * the writer's result (0 or -1) and returns an exit status, after
+ * printing "cannot write PATH: why" on failure. */
+typedef struct vp_outfile {
+    FILE *f;
+    const char *path;     /* NULL: standard output */
+    char *mem;
+    size_t len;
+} vp_outfile;
+FILE *vp_outfile_open(vp_outfile *o, const char *path);
+int vp_outfile_close(vp_outfile *o, int rc);
+
 /* Prints "vprof: CMD: <msg>\nTry 'vprof help CMD'." to stderr and returns
  * VP_EXIT_USAGE. */
 int vp_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

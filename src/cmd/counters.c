@@ -92,7 +92,7 @@ int cmd_counters(int argc, char **argv)
         status = VP_EXIT_USAGE;
         switch (opt) {
         case OPT_TIME_SERIES: time_series = 1; break;
-        case OPT_TRACE_OUT: trace_out = optarg; break;
+        case OPT_TRACE_OUT: trace_out = optarg; vp_cli_output("--trace-out", optarg); break;
         default:
             vp_usage_error("counters", "unexpected option");
             goto out;

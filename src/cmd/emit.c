@@ -138,15 +138,9 @@ int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, c
         return st;
     tables += first;
     n = count;
-    FILE *out = stdout;
-    int to_file = o->output && strcmp(o->output, "-") != 0;
-    if (to_file) {
-        out = fopen(o->output, "w");
-        if (!out) {
-            fprintf(stderr, "vprof: cannot write %s: %s\n", o->output, strerror(errno));
-            return VP_EXIT_INPUT;
-        }
-    }
+    vp_outfile of;
+    FILE *out = vp_outfile_open(&of, o->output);
+    int to_file = of.path != NULL;
     vp_format_opts fo = {
         .format = o->format,
         .width = output_width(out),
@@ -154,18 +148,5 @@ int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, c
         .color = !to_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
         .schema = schema,
     };
-    int rc = vp_table_write(out, tables, n, &fo);
-    if (fflush(out) != 0)
-        rc = -1;
-    int err = errno;
-    if (to_file && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        err = errno;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", to_file ? o->output : "standard output",
-                strerror(err));
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
+    return vp_outfile_close(&of, vp_table_write(out, tables, n, &fo));
 }
