@@ -99,13 +99,37 @@ void vp_common_init(vp_common_opts *o)
     vp_step_range_parse(":", &o->steps);
 }
 
+/* The one place that writes the prefix of a command's message: "vprof: ",
+ * then "CMD: " when there is a command, never "vprof" as a command name
+ * (a second "vprof: " came in that way). */
+static void say_prefix(const char *cmd)
+{
+    if (cmd && strcmp(cmd, "vprof") != 0)
+        fprintf(stderr, "vprof: %s: ", cmd);
+    else
+        fputs("vprof: ", stderr);
+}
+
+void vp_cli_note(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_prefix(cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 int vp_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "vprof: %s: ", cmd);
+    say_prefix(cmd);
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'vprof help %s'.\n", cmd);
+    if (cmd)
+        fprintf(stderr, "\nTry 'vprof help %s'.\n", cmd);
+    else
+        fputs("\nTry 'vprof help'.\n", stderr);
     va_end(ap);
     return VP_EXIT_USAGE;
 }
@@ -235,6 +259,7 @@ int vp_options_conflict(const char *cmd, const char *a, const char *b, const cha
 
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg)
 {
+    o->cmd = cmd;   /* for the commands with a getopt loop of their own */
     switch (c) {
     case 'f':
         if (o->own_format && o->own_format(o->own_format_ctx, arg))

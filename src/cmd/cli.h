@@ -237,6 +237,10 @@ typedef struct vp_outfile {
 FILE *vp_outfile_open(vp_outfile *o, const char *path);
 int vp_outfile_close(vp_outfile *o, int rc);
 
+/* Prints "vprof: CMD: <msg>" (cmd NULL: "vprof: <msg>") and a newline to
+ * stderr: a note that is no error. */
+void vp_cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Prints "vprof: CMD: <msg>\nTry 'vprof help CMD'." to stderr and returns
  * VP_EXIT_USAGE. */
 int vp_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

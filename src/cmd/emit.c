@@ -69,7 +69,7 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
                   size_t *count)
 {
     const vp_cmd *cmd = o->cmd;
-    const char *name = cmd ? cmd->name : "vprof";
+    const char *name = cmd ? cmd->name : NULL;
     int one_table = o->format == VP_FMT_CSV || o->format == VP_FMT_TSV;
     *first = 0;
     *count = n;
@@ -103,9 +103,7 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
     if (!vp_quiet) {
         vp_buf others = {0};
         table_names(&others, t, n, pick);
-        fprintf(stderr, "vprof: %s: %s prints one table, %s; --table NAME prints one of the "
-                        "others: %s\n",
-                name, o->format == VP_FMT_CSV ? "csv" : "tsv", vp_table_name(t[pick]),
+        vp_cli_note(name, "%s prints one table, %s; --table NAME prints one of the others: %s", o->format == VP_FMT_CSV ? "csv" : "tsv", vp_table_name(t[pick]),
                 vp_buf_cstr(&others));
         vp_buf_free(&others);
     }

@@ -127,6 +127,21 @@ expect_stderr <<'END'
 vprof: kernels: note: Time (%) is each row's share of the 210 ms of kernel time that --exclude keeps, not of all kernel time
 END
 
+case_ 'mfu -f csv: its first table (mfu), one "vprof: " on the note (issue 34)'
+# mfu has a getopt loop of its own: the note once read "vprof: vprof: csv
+# prints one table, model" and printed the model table
+vp mfu --model "$DATA/models/llama-3-8b.json" --seq-len 8192 --global-batch 4 --step-time 1s \
+    --world-size 8 --peak-tflops 989 -f csv
+expect_status 0
+expect_stdout <<'END'
+Convention,Step Time (ns),Tokens/s/GPU,GFLOP/token,TFLOP/s/GPU,Peak TFLOP/s,MFU (%)
+full,1000000000,4096,57.913,237.2,989.00,24.0
+causal,1000000000,4096,51.470,210.8,989.00,21.3
+END
+expect_stderr <<'END'
+vprof: mfu: csv prints one table, mfu; --table NAME prints one of the others: model, flops
+END
+
 # Last: need_shared skips the rest of the file when ../shared is absent.
 case_ 'real fixture nccl_data: kernels --by stream, one row per stream (counts and medians as Python computes them from the events: 2679 and 21, 16.064 us and 2368.513 us); comm csv is the per-rank table alone'
 need_shared fixtures/real/hta/tests/data/nccl_parser_config/nccl_data.json.gz
