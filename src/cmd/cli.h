@@ -104,6 +104,10 @@ typedef struct vp_common_opts {
     int (*own_format)(void *ctx, const char *name);
     void *own_format_ctx;
     const char *table;     /* --table NAME: print this table alone; NULL: all (csv, tsv: one) */
+    /* the table an option of the command asks for (launches --list: the
+     * list): csv and tsv print it without --table, before the command's
+     * first; NULL: none */
+    const char *lead;
     const vp_cmd *cmd;     /* set by vp_getopt: the command, for its tables and messages */
 } vp_common_opts;
 
@@ -254,8 +258,9 @@ int vp_options_conflict(const char *cmd, const char *a, const char *b, const cha
  * format; the table format uses the terminal width when stdout is a tty,
  * and colour unless NO_COLOR is set.  With --table, only that table (exit
  * 2 when this output has none of that name); csv and tsv print one table
- * (a spreadsheet reads one header): without --table the command's first
- * (vp_cmd.tables) with one line on stderr naming the others.  Returns an
+ * (a spreadsheet reads one header): without --table the one an option
+ * asked for (o->lead), else the command's first (vp_cmd.tables), with one
+ * line on stderr naming the others.  Returns an
  * exit status. */
 int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, const char *schema);
 

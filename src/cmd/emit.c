@@ -91,7 +91,9 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
     if (!one_table || n < 2)
         return VP_EXIT_OK;
     size_t pick = 0;
-    if (cmd && cmd->tables) {
+    if (o->lead && find_table(t, n, o->lead) < n) {
+        pick = find_table(t, n, o->lead);
+    } else if (cmd && cmd->tables) {
         const vp_table_doc *d = cmd->tables;
         while (d->name && find_table(t, n, d->name) == n)
             d++;
@@ -103,8 +105,9 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
     if (!vp_quiet) {
         vp_buf others = {0};
         table_names(&others, t, n, pick);
-        vp_cli_note(name, "%s prints one table, %s; --table NAME prints one of the others: %s", o->format == VP_FMT_CSV ? "csv" : "tsv", vp_table_name(t[pick]),
-                vp_buf_cstr(&others));
+        vp_cli_note(name, "%s prints one table, %s; --table NAME prints one of the others: %s",
+                    o->format == VP_FMT_CSV ? "csv" : "tsv", vp_table_name(t[pick]),
+                    vp_buf_cstr(&others));
         vp_buf_free(&others);
     }
     return VP_EXIT_OK;

@@ -260,6 +260,8 @@ int cmd_memory(int argc, char **argv)
                 o.v.by_site = 1;
             else if (strcmp(optarg, "tensor") == 0)
                 o.v.by_site = 0;
+            if (strcmp(optarg, "tensor") == 0 || strcmp(optarg, "site") == 0)
+                o.common.lead = o.v.by_site ? "sites_at_peak" : NULL;
             else
                 return vp_usage_error("memory", "--by takes 'tensor' or 'site', not '%s'", optarg);
             break;
@@ -273,6 +275,7 @@ int cmd_memory(int argc, char **argv)
             break;
         case OPT_LEAKS:
             o.v.leaks = 1;
+            o.common.lead = "leaks";
             break;
         case OPT_TIMELINE:
             o.v.timeline = 1;
