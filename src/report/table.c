@@ -825,6 +825,11 @@ static char *shorten_name(const char *s, size_t max)
             return b.data;
         }
         len = open;
+        if (vp_utf8_chars(s, len) + 1 <= max) {   /* the name whole, its parameters cut */
+            vp_buf_append(&b, s, len);
+            vp_buf_append(&b, ELLIPSIS, strlen(ELLIPSIS));
+            return b.data;
+        }
     }
     vp_buf t = {0};
     collapse_templates(&t, s, len);
