@@ -1,7 +1,7 @@
 /* Byte sinks: a streaming output file, plain or gzip, or standard output.
  *
- * A file is written under a temporary name in its target directory and
- * renamed onto the target only by vp_sink_close, so a failed or
+ * A file is written under a temporary name in its target directory,
+ * synced (fsync) and renamed onto the target only by vp_sink_close, so a failed or
  * interrupted run never leaves a partial output under the real name (and
  * never clobbers an existing one); vp_sink_abort, or SIGINT/SIGTERM,
  * removes the temporary file.  A target that exists and is not a regular
@@ -94,5 +94,24 @@ int vp_sink_close(vp_sink *s, vp_error *err);
 /* Removes the temporary file (what was written to standard output or a
  * special file stays).  Frees s; NULL is accepted. */
 void vp_sink_abort(vp_sink *s);
+
+/* A file a command names, for vp_outputs_check: what names it (an option,
+ * "-o", "--trace-out"; NULL or "" for an operand) and its path. */
+typedef struct vp_named_path {
+    const char *what;
+    const char *path;
+} vp_named_path;
+
+/* Refuses an output that is one of the inputs, before anything is
+ * written: the rename that ends a sink would replace the input with the
+ * output (a trace that took a cluster hour to record, gone to a table).
+ * Files are compared by identity (device and inode, after following
+ * symbolic links), so a hard link, a symbolic link and "./x" against "x"
+ * are caught; a directory input stands for every file under it.  An
+ * output that does not exist yet, "-" or one that is no regular file
+ * (/dev/null, a pipe) replaces nothing.  Returns 0, or -1 with err set
+ * (status 2) naming both. */
+int vp_outputs_check(const vp_named_path *outs, size_t nout, const vp_named_path *ins,
+                     size_t nin, vp_error *err);
 
 #endif

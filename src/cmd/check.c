@@ -206,6 +206,7 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_BASELINE:
             baseline = optarg;
+            vp_cli_input("--baseline", optarg);
             break;
         case OPT_TOLERANCE: {
             char *e;

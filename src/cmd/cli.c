@@ -8,6 +8,8 @@
 #include "cmd/cli.h"
 #include "vprof/classify.h"
 #include "vprof/error.h"
+#include "vprof/partfile.h"
+#include "vprof/sink.h"
 #include "vprof/util.h"
 
 #ifndef VPROF_HAVE_MPI
@@ -100,15 +102,157 @@ void vp_common_init(vp_common_opts *o)
     vp_step_range_parse(":", &o->steps);
 }
 
+/* The one place that writes the prefix of a command's message: "vprof: ",
+ * then "CMD: " when there is a command, never "vprof" as a command name
+ * (a second "vprof: " came in that way). */
+static void say_prefix(const char *cmd)
+{
+    if (cmd && strcmp(cmd, "vprof") != 0)
+        fprintf(stderr, "vprof: %s: ", cmd);
+    else
+        fputs("vprof: ", stderr);
+}
+
+void vp_cli_note(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_prefix(cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 int vp_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "vprof: %s: ", cmd);
+    say_prefix(cmd);
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'vprof help %s'.\n", cmd);
+    if (cmd)
+        fprintf(stderr, "\nTry 'vprof help %s'.\n", cmd);
+    else
+        fputs("\nTry 'vprof help'.\n", stderr);
     va_end(ap);
     return VP_EXIT_USAGE;
+}
+
+/* The files named by option: what vp_cli_check_outputs compares. */
+typedef struct named_list {
+    vp_named_path *v;
+    size_t n, cap;
+} named_list;
+
+static named_list named_outputs, named_inputs;
+
+static void name_path(named_list *l, const char *option, const char *path)
+{
+    if (!path)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].what, option) == 0) {  /* given again: the last counts */
+            l->v[i].path = path;
+            return;
+        }
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->v = vp_realloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = (vp_named_path){option, path};
+}
+
+void vp_cli_output(const char *option, const char *path)
+{
+    name_path(&named_outputs, option, path);
+}
+
+void vp_cli_input(const char *option, const char *path)
+{
+    name_path(&named_inputs, option, path);
+}
+
+int vp_cli_check_outputs(const char *cmd, char *const *paths, size_t n)
+{
+    if (named_outputs.n == 0)
+        return 0;
+    /* --save-part's pattern stands for the files it names: one per input
+     * with %i, this process's with %r (rank 0 without MPI) */
+    vp_named_path *outs = vp_malloc((named_outputs.n + n + 1) * sizeof *outs);
+    char **made = vp_calloc(n + 1, sizeof *made);
+    size_t no = 0, nmade = 0;
+    for (size_t i = 0; i < named_outputs.n; i++) {
+        const vp_named_path *o = &named_outputs.v[i];
+        if (strcmp(o->what, "--save-part") != 0 || !strchr(o->path, '%')) {
+            outs[no++] = *o;
+            continue;
+        }
+        size_t each = strstr(o->path, "%i") ? (n ? n : 1) : 1;
+        for (size_t k = 0; k < each; k++) {
+            made[nmade] = vp_part_path(o->path, 0, k);
+            outs[no++] = (vp_named_path){o->what, made[nmade++]};
+        }
+    }
+    vp_named_path *ins = vp_malloc((named_inputs.n + n + 1) * sizeof *ins);
+    size_t ni = 0;
+    for (size_t i = 0; i < named_inputs.n; i++)
+        ins[ni++] = named_inputs.v[i];
+    for (size_t i = 0; i < n; i++)
+        ins[ni++] = (vp_named_path){NULL, paths[i]};
+    vp_error err = {0};
+    int st = vp_outputs_check(outs, no, ins, ni, &err) == 0 ? 0 : vp_usage_error(cmd, "%s", err.msg);
+    for (size_t i = 0; i < nmade; i++)
+        free(made[i]);
+    free(made);
+    free(outs);
+    free(ins);
+    return st;
+}
+
+FILE *vp_outfile_open(vp_outfile *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    if (!path || strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return o->f;
+    }
+    o->path = path;
+    o->f = open_memstream(&o->mem, &o->len);
+    if (!o->f) {
+        fputs("vprof: out of memory\n", stderr);
+        abort();
+    }
+    return o->f;
+}
+
+int vp_outfile_close(vp_outfile *o, int rc)
+{
+    vp_error err = {0};
+    if (!o->path) {
+        if (fflush(stdout) != 0 || rc != 0) {
+            fprintf(stderr, "vprof: cannot write standard output: %s\n", strerror(errno));
+            return VP_EXIT_INPUT;
+        }
+        return VP_EXIT_OK;
+    }
+    if (fclose(o->f) != 0 && rc == 0)
+        rc = -1;
+    o->f = NULL;
+    if (rc != 0)
+        vp_error_set(&err, VP_EXIT_INPUT, "cannot write %s: %s", o->path, strerror(errno));
+    vp_sink *s = rc == 0 ? vp_sink_open(o->path, NULL, &err) : NULL;
+    if (s) {
+        vp_sink_write(s, o->mem, o->len);
+        rc = vp_sink_close(s, &err);   /* says why, naming the file */
+    } else {
+        rc = -1;
+    }
+    free(o->mem);
+    o->mem = NULL;
+    if (rc != 0) {
+        vp_error_print(&err);
+        return VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
 }
 
 int vp_options_conflict(const char *cmd, const char *a, const char *b, const char *why)
@@ -144,6 +288,7 @@ static int class_option(vp_common_opts *o, const vp_cmd *cmd, int comm, const ch
 
 int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *arg)
 {
+    o->cmd = cmd;   /* for the commands with a getopt loop of their own */
     switch (c) {
     case 'f':
         if (o->own_format && o->own_format(o->own_format_ctx, arg))
@@ -155,6 +300,7 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
         return 1;
     case 'o':
         o->output = arg;
+        vp_cli_output("-o", arg);
         return 1;
     case 'q':
         vp_quiet = 1;
@@ -198,6 +344,7 @@ int vp_common_option(vp_common_opts *o, const vp_cmd *cmd, int c, const char *ar
     }
     case VP_OPT_SAVE_PART:
         o->save_part = arg;
+        vp_cli_output("--save-part", arg);
         return 1;
     case VP_OPT_MPI:
         if (!VPROF_HAVE_MPI) {

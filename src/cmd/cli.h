@@ -107,6 +107,10 @@ typedef struct vp_common_opts {
     void *own_format_ctx;
     const char *table;     /* --table NAME: print this table alone; NULL: all (csv, tsv: one) */
     struct vp_kclass_rules *classes; /* --comm-kernels, --compute-kernels; NULL: neither */
+    /* the table an option of the command asks for (launches --list: the
+     * list): csv and tsv print it without --table, before the command's
+     * first; NULL: none */
+    const char *lead;
     const vp_cmd *cmd;     /* set by vp_getopt: the command, for its tables and messages */
 } vp_common_opts;
 
@@ -223,6 +227,41 @@ int vp_getopt(vp_common_opts *o, const vp_cmd *cmd, int argc, char **argv,
 /* The recorded options, NUL-separated (one command runs per process). */
 const char *vp_shape_options(size_t *len);
 
+/* The files a command names by option, its outputs (-o, --trace-out,
+ * --save-part, --plot) and the inputs besides its operands (--model,
+ * --log, --baseline ...): recorded as the options are parsed (the common
+ * ones by vp_common_option), compared once with the inputs by
+ * vp_cli_check_outputs.  One command runs per process. */
+void vp_cli_output(const char *option, const char *path);
+void vp_cli_input(const char *option, const char *path);
+
+/* vp_outputs_check (vprof/sink.h) of the recorded outputs against the
+ * recorded inputs and the n files of paths (operands resolved: a
+ * directory's traces, a .vpart): 0, or VP_EXIT_USAGE after printing the
+ * refusal as cmd's usage error.  vp_inputs_resolve calls it, so that every
+ * command that reads operands checks before it writes anything. */
+int vp_cli_check_outputs(const char *cmd, char *const *paths, size_t n);
+
+/* An output file, whole or not at all: vp_outfile_open gives standard
+ * output for NULL or "-", otherwise a stream in memory that
+ * vp_outfile_close writes through a sink (vprof/sink.h: a temporary file
+ * in the target's directory, flushed, synced and renamed onto it), so a
+ * failed run leaves an existing file as it was.  vp_outfile_close takes
+ * the writer's result (0 or -1) and returns an exit status, after
+ * printing "cannot write PATH: why" on failure. */
+typedef struct vp_outfile {
+    FILE *f;
+    const char *path;     /* NULL: standard output */
+    char *mem;
+    size_t len;
+} vp_outfile;
+FILE *vp_outfile_open(vp_outfile *o, const char *path);
+int vp_outfile_close(vp_outfile *o, int rc);
+
+/* Prints "vprof: CMD: <msg>" (cmd NULL: "vprof: <msg>") and a newline to
+ * stderr: a note that is no error. */
+void vp_cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Prints "vprof: CMD: <msg>\nTry 'vprof help CMD'." to stderr and returns
  * VP_EXIT_USAGE. */
 int vp_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -236,8 +275,9 @@ int vp_options_conflict(const char *cmd, const char *a, const char *b, const cha
  * format; the table format uses the terminal width when stdout is a tty,
  * and colour unless NO_COLOR is set.  With --table, only that table (exit
  * 2 when this output has none of that name); csv and tsv print one table
- * (a spreadsheet reads one header): without --table the command's first
- * (vp_cmd.tables) with one line on stderr naming the others.  Returns an
+ * (a spreadsheet reads one header): without --table the one an option
+ * asked for (o->lead), else the command's first (vp_cmd.tables), with one
+ * line on stderr naming the others.  Returns an
  * exit status. */
 int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, const char *schema);
 

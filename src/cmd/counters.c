@@ -91,8 +91,8 @@ int cmd_counters(int argc, char **argv)
     while ((opt = vp_getopt(&c.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
         status = VP_EXIT_USAGE;
         switch (opt) {
-        case OPT_TIME_SERIES: time_series = 1; break;
-        case OPT_TRACE_OUT: trace_out = optarg; break;
+        case OPT_TIME_SERIES: time_series = 1; c.common.lead = "queue_series"; break;
+        case OPT_TRACE_OUT: trace_out = optarg; vp_cli_output("--trace-out", optarg); break;
         default:
             vp_usage_error("counters", "unexpected option");
             goto out;

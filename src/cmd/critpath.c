@@ -141,7 +141,7 @@ int cmd_critpath(int argc, char **argv)
             o.instance = v;
             break;
         }
-        case OPT_TRACE_OUT: trace_out = optarg; break;
+        case OPT_TRACE_OUT: trace_out = optarg; vp_cli_output("--trace-out", optarg); break;
         case OPT_DATA_LOAD:
             free_names(data_load);
             data_load = split_names(optarg);
@@ -177,6 +177,8 @@ int cmd_critpath(int argc, char **argv)
                        "file, not standard input");
         goto out;
     }
+    if ((status = vp_cli_check_outputs("critical-path", argv + optind, 1)) != 0)
+        goto out;
     o.data_load = (const char *const *)data_load;
     o.partial = common.partial;
     const char *input = argv[optind];

@@ -69,7 +69,7 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
                   size_t *count)
 {
     const vp_cmd *cmd = o->cmd;
-    const char *name = cmd ? cmd->name : "vprof";
+    const char *name = cmd ? cmd->name : NULL;
     int one_table = o->format == VP_FMT_CSV || o->format == VP_FMT_TSV;
     *first = 0;
     *count = n;
@@ -91,7 +91,9 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
     if (!one_table || n < 2)
         return VP_EXIT_OK;
     size_t pick = 0;
-    if (cmd && cmd->tables) {
+    if (o->lead && find_table(t, n, o->lead) < n) {
+        pick = find_table(t, n, o->lead);
+    } else if (cmd && cmd->tables) {
         const vp_table_doc *d = cmd->tables;
         while (d->name && find_table(t, n, d->name) == n)
             d++;
@@ -103,10 +105,9 @@ static int choose(const vp_common_opts *o, vp_table *const *t, size_t n, size_t 
     if (!vp_quiet) {
         vp_buf others = {0};
         table_names(&others, t, n, pick);
-        fprintf(stderr, "vprof: %s: %s prints one table, %s; --table NAME prints one of the "
-                        "others: %s\n",
-                name, o->format == VP_FMT_CSV ? "csv" : "tsv", vp_table_name(t[pick]),
-                vp_buf_cstr(&others));
+        vp_cli_note(name, "%s prints one table, %s; --table NAME prints one of the others: %s",
+                    o->format == VP_FMT_CSV ? "csv" : "tsv", vp_table_name(t[pick]),
+                    vp_buf_cstr(&others));
         vp_buf_free(&others);
     }
     return VP_EXIT_OK;
@@ -138,15 +139,9 @@ int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, c
         return st;
     tables += first;
     n = count;
-    FILE *out = stdout;
-    int to_file = o->output && strcmp(o->output, "-") != 0;
-    if (to_file) {
-        out = fopen(o->output, "w");
-        if (!out) {
-            fprintf(stderr, "vprof: cannot write %s: %s\n", o->output, strerror(errno));
-            return VP_EXIT_INPUT;
-        }
-    }
+    vp_outfile of;
+    FILE *out = vp_outfile_open(&of, o->output);
+    int to_file = of.path != NULL;
     vp_format_opts fo = {
         .format = o->format,
         .width = output_width(out),
@@ -154,18 +149,5 @@ int vp_emit_tables(const vp_common_opts *o, vp_table *const *tables, size_t n, c
         .color = !to_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
         .schema = schema,
     };
-    int rc = vp_table_write(out, tables, n, &fo);
-    if (fflush(out) != 0)
-        rc = -1;
-    int err = errno;
-    if (to_file && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        err = errno;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", to_file ? o->output : "standard output",
-                strerror(err));
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
+    return vp_outfile_close(&of, vp_table_write(out, tables, n, &fo));
 }

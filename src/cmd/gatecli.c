@@ -77,17 +77,8 @@ void vp_gate_verdicts_free(vp_verdict *v, vp_gate_result *res)
 int vp_gate_emit_ci(const vp_gate_list *l, const vp_common_opts *o, const char *tool,
                     const vp_verdict *v, size_t n)
 {
-    FILE *out = stdout;
-    int to_file = o->output && strcmp(o->output, "-") != 0;
-    if (to_file && !(out = fopen(o->output, "w"))) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", o->output, strerror(errno));
-        return VP_EXIT_INPUT;
-    }
+    vp_outfile of;
+    FILE *out = vp_outfile_open(&of, o->output);
     int rc = l->ci_format == 1 ? vp_verdict_github(out, tool, v, n) : vp_verdict_junit(out, tool, v, n);
-    if (fflush(out) != 0 || (to_file && fclose(out) != 0) || rc != 0) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", to_file ? o->output : "standard output",
-                strerror(errno));
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
+    return vp_outfile_close(&of, rc);
 }

@@ -137,7 +137,7 @@ int cmd_launches(int argc, char **argv)
     while ((c = vp_getopt(&l.common, self, argc, argv, VP_COMMON_SHORTOPTS, longopts, &status)) >= 0) {
         status = VP_EXIT_USAGE;
         switch (c) {
-        case OPT_LIST: l.list = 1; break;
+        case OPT_LIST: l.list = 1; l.common.lead = "launches"; break;
         case OPT_SORT:
             if (parse_sort(&l, optarg) != 0)
                 goto out;

@@ -128,22 +128,12 @@ static int wants_stacks(const mem_opts *o)
 /* The chart of d into path; an exit status. */
 static int write_plot(const char *path, const vp_memdoc *d)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", path, strerror(errno));
-        return VP_EXIT_INPUT;
-    }
+    vp_outfile of;
+    FILE *f = vp_outfile_open(&of, path);
     const char *base = strrchr(d->name, '/');
     char title[512];
     snprintf(title, sizeof title, "vprof memory: %s", base ? base + 1 : d->name);
-    int rc = vp_memview_plot_doc(f, d, title);
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc != 0) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", path, strerror(errno));
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
+    return vp_outfile_close(&of, vp_memview_plot_doc(f, d, title));
 }
 
 /* The chart (--plot) and the tables of what d holds. */
@@ -270,6 +260,8 @@ int cmd_memory(int argc, char **argv)
                 o.v.by_site = 1;
             else if (strcmp(optarg, "tensor") == 0)
                 o.v.by_site = 0;
+            if (strcmp(optarg, "tensor") == 0 || strcmp(optarg, "site") == 0)
+                o.common.lead = o.v.by_site ? "sites_at_peak" : NULL;
             else
                 return vp_usage_error("memory", "--by takes 'tensor' or 'site', not '%s'", optarg);
             break;
@@ -283,12 +275,14 @@ int cmd_memory(int argc, char **argv)
             break;
         case OPT_LEAKS:
             o.v.leaks = 1;
+            o.common.lead = "leaks";
             break;
         case OPT_TIMELINE:
             o.v.timeline = 1;
             break;
         case OPT_PLOT:
             o.plot = optarg;
+            vp_cli_output("--plot", optarg);
             break;
         case OPT_DEVICE:
             if (vp_parse_count(optarg, 0, 65535, &v) != 0)

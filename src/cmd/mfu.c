@@ -198,7 +198,7 @@ int cmd_mfu(int argc, char **argv)
         }
         int bad = 0;
         switch (c) {
-        case OPT_MODEL: j.model_path = optarg; break;
+        case OPT_MODEL: j.model_path = optarg; vp_cli_input("--model", optarg); break;
         case OPT_TIED: j.given.tied = 1; break;
         case OPT_UNTIED: j.given.tied = 0; break;
         case OPT_MLP:
@@ -206,7 +206,7 @@ int cmd_mfu(int argc, char **argv)
             j.given.plain_mlp = k;
             break;
         case OPT_SEQ_LEN: bad = parse_count("--seq-len", optarg, &j.seq_len); break;
-        case OPT_SEQLENS: j.seqlens_path = optarg; break;
+        case OPT_SEQLENS: j.seqlens_path = optarg; vp_cli_input("--seqlens", optarg); break;
         case OPT_TOKENS_PER_STEP:
             bad = parse_count("--tokens-per-step", optarg, &j.tokens_per_step);
             break;
@@ -215,7 +215,7 @@ int cmd_mfu(int argc, char **argv)
         case OPT_TOKENS_PER_SEC:
             bad = parse_positive("--tokens-per-sec", optarg, &j.tokens_per_sec);
             break;
-        case OPT_LOG: j.log_path = optarg; break;
+        case OPT_LOG: j.log_path = optarg; vp_cli_input("--log", optarg); break;
         case OPT_WORLD_SIZE: bad = parse_count("--world-size", optarg, &j.world_size); break;
         case OPT_GPU: j.gpu = optarg; break;
         case OPT_PEAK: bad = parse_positive("--peak-tflops", optarg, &j.peak); break;

@@ -126,28 +126,9 @@ static int report_format(void *ctx, const char *name)
  * temporary name and renames only a complete file. */
 static int write_page(const char *path, const vp_report_input *in)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return vp_report_write(stdout, in) == 0 && fflush(stdout) == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
-    char *page = NULL;
-    size_t n = 0;
-    FILE *mem = open_memstream(&page, &n);
-    int ok = mem && vp_report_write(mem, in) == 0;
-    if (mem && fclose(mem) != 0)
-        ok = 0;
-    vp_error err = {0};
-    if (!ok)
-        vp_error_set(&err, VP_EXIT_INPUT, "%s", strerror(errno));
-    vp_sink *s = ok ? vp_sink_open(path, NULL, &err) : NULL;
-    if (s && vp_sink_write(s, page, n) != 0)
-        ok = 0;
-    if (s && vp_sink_close(s, &err) != 0)
-        ok = 0;
-    free(page);
-    if (!s || !ok) {
-        fprintf(stderr, "vprof: cannot write %s: %s\n", path, err.msg);
-        return VP_EXIT_INPUT;
-    }
-    return VP_EXIT_OK;
+    vp_outfile of;
+    FILE *f = vp_outfile_open(&of, path);
+    return vp_outfile_close(&of, vp_report_write(f, in));
 }
 
 int cmd_report(int argc, char **argv)
@@ -180,6 +161,7 @@ int cmd_report(int argc, char **argv)
             continue;
         if (c == OPT_BASELINE) {
             in.baseline = optarg;
+            vp_cli_input("--baseline", optarg);
             continue;
         }
         vp_usage_error("report", "unexpected option");

@@ -33,6 +33,7 @@ int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg)
     switch (c) {
     case VP_OPT_RUN_MODEL:
         o->mfu.model = arg;
+        vp_cli_input("--model", arg);
         return 1;
     case VP_OPT_RUN_TOKENS:
         return number(cmd, "--tokens-per-step", arg, &o->mfu.tokens_per_step);

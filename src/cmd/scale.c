@@ -63,8 +63,10 @@ static int parts_run(const vp_common_opts *o, const vp_parts *p, char *const *in
  * files of vprof reduce. */
 int vp_parts_run(const vp_common_opts *o, const vp_parts *p, char *const *inputs, size_t n)
 {
-    if (vp_reducing)
-        return parts_run(o, p, inputs, n);
+    if (vp_reducing) {
+        int st = vp_cli_check_outputs(p->cmd, inputs, n);
+        return st ? st : parts_run(o, p, inputs, n);
+    }
     vp_inputs in;
     int st = vp_inputs_resolve(p->cmd, inputs, n, &in);
     if (st != 0)

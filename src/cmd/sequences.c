@@ -75,7 +75,7 @@ int cmd_sequences(int argc, char **argv)
         status = VP_EXIT_USAGE;
         switch (c) {
         case OPT_OP: o.op = optarg; break;
-        case OPT_TRACE_OUT: trace_out = optarg; break;
+        case OPT_TRACE_OUT: trace_out = optarg; vp_cli_output("--trace-out", optarg); break;
         case OPT_MIN_LEN: {
             char *end;
             errno = 0;
@@ -112,6 +112,8 @@ int cmd_sequences(int argc, char **argv)
                        "not standard input");
         goto out;
     }
+    if ((status = vp_cli_check_outputs("sequences", argv + optind, 1)) != 0)
+        goto out;
     o.keep_marks = trace_out != NULL;
     o.steps = common.has_steps ? &common.steps : NULL;
     o.partial = common.partial;

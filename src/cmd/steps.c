@@ -238,6 +238,7 @@ int cmd_steps(int argc, char **argv)
             break;
         case OPT_IDLE:
             s.idle = 1;
+            s.common.lead = "temporal";
             break;
         case OPT_KERNEL_WAIT: {
             vp_span v = {optarg, strlen(optarg)};

@@ -232,8 +232,9 @@ vp_sink *vp_sink_open(const char *path, const vp_sink_opts *opts, vp_error *err)
             s->tmp = temp_name(path);
             s->fd = mkstemp(s->tmp);
             if (s->fd < 0) {
-                vp_error_set(err, VP_EXIT_INPUT, "cannot create a temporary file for %s: %s", path,
-                             strerror(errno));
+                /* the temporary file is how the target is written:
+                   the user knows the target */
+                vp_error_set(err, VP_EXIT_INPUT, "cannot write %s: %s", path, strerror(errno));
                 free(s->tmp);
                 s->tmp = NULL;
                 goto fail;
@@ -500,6 +501,10 @@ int vp_sink_close(vp_sink *s, vp_error *err)
         drain(s, FEED_NONE);
     }
     int e = s->failed ? s->saved_errno : 0;
+    /* on the disk before the rename names it: a crash after the rename
+     * must not leave an empty or short file under the target's name */
+    if (!e && s->tmp && fsync(s->fd) != 0)
+        e = errno;
     if (s->fd != STDOUT_FILENO && !s->keep_fd) {
         if (close(s->fd) != 0 && !e)
             e = errno;

@@ -45,7 +45,12 @@ static void copy_part(merge *m, size_t i, int fd, part_res *res)
     vp_sink_opts so = m->sink_opts;
     vp_error err = {0};
     vp_sink *main_sink = m->sink;
-    m->sink = vp_sink_open_fd(fd, m->in[i].path, &so, &err);
+    /* a write error is the output's, not the input's: name the output */
+    vp_buf name = {0};
+    vp_buf_printf(&name, "%s (the part of %s, a temporary file in %s)", vp_sink_name(main_sink),
+                  m->in[i].path, m->part_dir);
+    m->sink = vp_sink_open_fd(fd, vp_buf_cstr(&name), &so, &err);
+    vp_buf_free(&name);
     if (!m->sink) {
         m->sink = main_sink;
         res->status = err.status ? err.status : VP_EXIT_INPUT;

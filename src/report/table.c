@@ -741,38 +741,313 @@ static size_t params_start(const char *s, size_t len)
     return 0;
 }
 
+/* The name without what every kernel shares: the "void " return type. */
+static const char *skip_return_type(const char *s)
+{
+    return strncmp(s, "void ", 5) == 0 ? s + 5 : s;
+}
+
+/* s[0..len) with the arguments of every outermost template ("<...>")
+ * written "<…>": they repeat what the name says, at great length. */
+static void collapse_templates(vp_buf *b, const char *s, size_t len)
+{
+    int depth = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        /* "operator<" and "operator<<" are names, not templates */
+        if (s[i] == '<' && !(i >= 8 && strncmp(s + i - 8, "operator", 8) == 0)) {
+            if (depth++ == 0)
+                vp_buf_append(b, "<" ELLIPSIS, strlen("<" ELLIPSIS));
+            continue;
+        }
+        if (s[i] == '>' && depth > 0) {
+            if (--depth == 0)
+                vp_buf_putc(b, '>');
+            continue;
+        }
+        if (depth == 0)
+            vp_buf_putc(b, s[i]);
+    }
+}
+
+/* Where the last "::" outside brackets ends, 0 when there is none: the
+ * namespaces and classes before it are shared by many kernels
+ * ("at::native::", "at::native::(anonymous namespace)::"). */
+static size_t last_scope_end(const char *s, size_t len)
+{
+    int depth = 0;
+    size_t end = 0;
+
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (s[i] == '<' || s[i] == '(')
+            depth++;
+        else if ((s[i] == '>' || s[i] == ')') && depth > 0)
+            depth--;
+        else if (depth == 0 && s[i] == ':' && s[i + 1] == ':')
+            end = i + 2;
+    }
+    return end;
+}
+
+/* s[0..len) cut to max columns, keeping its start, with an ellipsis. */
+static void cut_end(vp_buf *b, const char *s, size_t len, size_t max)
+{
+    if (vp_utf8_chars(s, len) <= max) {
+        vp_buf_append(b, s, len);
+        return;
+    }
+    len = prefix_bytes(s, max - 1);
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    vp_buf_append(b, s, len);
+    vp_buf_append(b, ELLIPSIS, strlen(ELLIPSIS));
+}
+
 /* Fits a C++ kernel name into max display columns.  What goes first is
  * what tells kernels apart least: the "void " return type every kernel
- * has, then the parameter list, which repeats the template arguments.
- * What is still too long keeps its start and ends in an ellipsis. */
+ * has, then the parameter list, which repeats the template arguments,
+ * then the template arguments, then the namespaces; what is still too
+ * long keeps its start and ends in an ellipsis.  (grid_fit cuts
+ * elsewhere when two names still read the same.) */
 static char *shorten_name(const char *s, size_t max)
 {
     vp_buf b = {0};
-    size_t len, full, open;
+    size_t len, open;
 
-    if (strncmp(s, "void ", 5) == 0)
-        s += 5;
-    len = full = strlen(s);
-    if (vp_utf8_chars(s, len) > max && (open = params_start(s, len)) > 0) {
+    s = skip_return_type(s);
+    len = strlen(s);
+    if (vp_utf8_chars(s, len) <= max)
+        return vp_strdup(s);
+    if ((open = params_start(s, len)) > 0) {
         if (vp_utf8_chars(s, open) + 3 <= max) {
             vp_buf_append(&b, s, open);
             vp_buf_append(&b, "(" ELLIPSIS ")", strlen("(" ELLIPSIS ")"));
             return b.data;
         }
         len = open;
-    }
-    if (len < full || vp_utf8_chars(s, len) > max) {
-        if (vp_utf8_chars(s, len) > max - 1) {
-            len = prefix_bytes(s, max - 1);
-            while (len > 0 && s[len - 1] == ' ')
-                len--;
+        if (vp_utf8_chars(s, len) + 1 <= max) {   /* the name whole, its parameters cut */
+            vp_buf_append(&b, s, len);
+            vp_buf_append(&b, ELLIPSIS, strlen(ELLIPSIS));
+            return b.data;
         }
-        vp_buf_append(&b, s, len);
-        vp_buf_append(&b, ELLIPSIS, strlen(ELLIPSIS));
+    }
+    vp_buf t = {0};
+    collapse_templates(&t, s, len);
+    const char *c = t.data ? t.data : "";
+    size_t clen = t.len, scope = last_scope_end(c, clen);
+    if (vp_utf8_chars(c, clen) > max && scope > 0) {
+        /* "at::native::…vectorized_elementwise_kernel<…>": the first
+         * namespace says whose kernel it is, the rest goes */
+        size_t first = last_scope_end(c, scope - 2) == 0 ? scope : 0;
+        const char *colons = strstr(c, "::");
+        size_t head = first ? 0 : (size_t)(colons - c) + 2;
+        vp_buf u = {0};
+        vp_buf_append(&u, c, head);
+        if (head)
+            vp_buf_append(&u, ELLIPSIS, strlen(ELLIPSIS));
+        vp_buf_append(&u, c + scope, clen - scope);
+        if (vp_utf8_chars(u.data, u.len) > max) {
+            u.len = 0;      /* the kernel's own name says more than the namespace */
+            vp_buf_append(&u, c + scope, clen - scope);
+        }
+        vp_buf_free(&t);
+        t = u;
+        c = t.data;
+        clen = t.len;
+    }
+    cut_end(&b, c, clen, max);
+    vp_buf_free(&t);
+    return b.data;
+}
+
+/* Longest common prefix of a and b, in bytes. */
+static size_t common_prefix(const char *a, const char *b)
+{
+    size_t i = 0;
+
+    while (a[i] && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* A name as the disambiguation reads it, from most to least shortened:
+ * 2 without return type, parameters and scopes ("vectorized_elementwise_
+ * kernel<4, ...>"), 1 without return type and parameters, 0 without the
+ * return type.  Into b; returns its text. */
+static const char *name_form(const char *full, int level, vp_buf *b)
+{
+    const char *s = skip_return_type(full);
+    size_t len = strlen(s), open, scope;
+
+    b->len = 0;
+    if (level >= 1 && (open = params_start(s, len)) > 0)
+        len = open;
+    if (level >= 2 && (scope = last_scope_end(s, len)) > 0) {
+        s += scope;
+        len -= scope;
+    }
+    vp_buf_append(b, s, len);
+    return vp_buf_cstr(b);
+}
+
+/* s from byte at, at most cols columns, ending in an ellipsis when cut. */
+static void window(vp_buf *b, const char *s, size_t at, size_t cols)
+{
+    while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+        at--;
+    cut_end(b, s + at, strlen(s + at), cols);
+}
+
+/* A name that read the same as another shortened one: its start, then
+ * the parts where it differs from the names nearest to it (bytes d1 <= d2
+ * of s; d1 == d2: one part), cut to max columns. */
+static char *shorten_at(const char *s, size_t d1, size_t d2, size_t max)
+{
+    vp_buf b = {0};
+    size_t len = strlen(s);
+
+    if (vp_utf8_chars(s, len) <= max)
+        return vp_strdup(s);
+    int two = d2 > d1 + 4 && max >= 16;
+    size_t head = two ? max / 6 : max / 3;
+    size_t at2 = d2 > 3 ? d2 - 3 : 0;
+    if (!two && vp_utf8_chars(s, at2) <= head + 1) {
+        cut_end(&b, s, len, max);
+        return b.data;
+    }
+    vp_buf_append(&b, s, prefix_bytes(s, head));
+    vp_buf_append(&b, ELLIPSIS, strlen(ELLIPSIS));
+    if (two) {
+        size_t seg = (max - head - 2) / 2, at1 = d1 > 2 ? d1 - 2 : 0;
+        vp_buf part = {0};
+        window(&part, s, at1, seg + 1);
+        /* the first part ends at its own ellipsis or, whole, gets one */
+        size_t plen = part.len;
+        if (plen >= strlen(ELLIPSIS) && strcmp(part.data + plen - strlen(ELLIPSIS), ELLIPSIS) == 0)
+            vp_buf_append(&b, part.data, plen);
+        else {
+            vp_buf_append(&b, part.data, plen);
+            vp_buf_append(&b, ELLIPSIS, strlen(ELLIPSIS));
+        }
+        vp_buf_free(&part);
+        window(&b, s, at2, max - dwidth(vp_buf_cstr(&b)));
     } else {
-        vp_buf_append(&b, s, len);
+        window(&b, s, at2, max - head - 1);
     }
     return b.data;
+}
+
+/* "…" and the last max - 1 columns of s. */
+static char *keep_end(const char *s, size_t max)
+{
+    size_t cols = vp_utf8_chars(s, strlen(s));
+    vp_buf b = {0};
+
+    if (cols <= max)
+        return vp_strdup(s);
+    vp_buf_append(&b, ELLIPSIS, strlen(ELLIPSIS));
+    const char *tail = s + prefix_bytes(s, cols - (max - 1));
+    vp_buf_append(&b, tail, strlen(tail));
+    return b.data;
+}
+
+/* 1 when rows i and j print the same text for different names. */
+static int clash(char *const *shown, char *const *full, size_t i, size_t j)
+{
+    return j != i && strcmp(shown[i], shown[j]) == 0 && strcmp(full[i], full[j]) != 0;
+}
+
+/* Names that differ must not read the same once shortened: each row of a
+ * group that does is cut again around where it differs from the others
+ * (in the most shortened form that still tells them apart), and again
+ * while some still collide; the last resort is the name's end. */
+static void keep_apart(char **shown, char *const *full, size_t n, size_t max)
+{
+    vp_buf x = {0}, y = {0};
+    char **next = vp_calloc(n ? n : 1, sizeof *next);
+    size_t *hi = vp_calloc(n ? n : 1, sizeof *hi), *lo = vp_calloc(n ? n : 1, sizeof *lo);
+
+    for (int pass = 0; pass < 8; pass++) {
+        int again = 0;
+        for (size_t i = 0; i < n; i++) {
+            int level = 3;
+            for (size_t j = 0; j < n; j++) {
+                if (!clash(shown, full, i, j))
+                    continue;
+                int l = 2;
+                while (l > 0 && strcmp(name_form(full[i], l, &x), name_form(full[j], l, &y)) == 0)
+                    l--;
+                if (l < level)
+                    level = l;
+            }
+            if (level == 3)
+                continue;
+            again = 1;
+            /* where it differs from its nearest names: first among all
+             * rows (parts there set it apart from the others cut there
+             * too), then also where it differs from those it still reads
+             * like; the two farthest of those points, when apart */
+            for (size_t j = 0; j < n; j++) {
+                if (pass == 0 ? j == i || strcmp(full[i], full[j]) == 0
+                              : !clash(shown, full, i, j))
+                    continue;
+                const char *a = name_form(full[i], level, &x);
+                const char *b = name_form(full[j], level, &y);
+                size_t p = common_prefix(a, b);
+                if (a[p] == b[p])
+                    continue;   /* the same in this form: no help */
+                if (p > hi[i] + 4) {
+                    lo[i] = hi[i];
+                    hi[i] = p;
+                } else if (p > hi[i]) {
+                    hi[i] = p;
+                } else if (p + 4 < hi[i] && (p > lo[i] || pass > 0)) {
+                    lo[i] = p;   /* one it still reads like wins */
+                }
+            }
+            size_t d2 = hi[i], d1 = lo[i] ? lo[i] : hi[i];
+            const char *form = name_form(full[i], level, &x);
+            next[i] = shorten_at(form, d1, d2, max);
+            if (strcmp(next[i], shown[i]) == 0) {
+                /* no progress, or going round: the end of the name
+                 * without its parameters (they repeat the template
+                 * arguments), or with them when that is all that differs */
+                free(next[i]);
+                next[i] = keep_end(name_form(full[i], level > 1 ? 1 : level, &x), max);
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            if (next[i]) {
+                free(shown[i]);
+                shown[i] = next[i];
+                next[i] = NULL;
+            }
+        if (!again)
+            break;
+    }
+    /* The last resort: wider, until they differ (at worst the whole
+     * names, which do) */
+    for (size_t w = max + 4, again = 1; again; w += 4) {
+        again = 0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++)
+                if (clash(shown, full, i, j)) {
+                    next[i] = shorten_name(full[i], w);
+                    again = 1;
+                    break;
+                }
+        for (size_t i = 0; i < n; i++)
+            if (next[i]) {
+                free(shown[i]);
+                shown[i] = next[i];
+                next[i] = NULL;
+            }
+    }
+    free(next);
+    free(hi);
+    free(lo);
+    vp_buf_free(&x);
+    vp_buf_free(&y);
 }
 
 /* Markdown: '|' would end the cell; backslash, backquote, '*', '_', '<',
@@ -840,18 +1115,25 @@ static void grid_fit(grid *g, const vp_table *t, int width)
     if (g->width[name] <= limit)
         return;
     g->width[name] = dwidth(*grid_at(g, 0, name));
+    char **full = vp_malloc((g->nrows ? g->nrows : 1) * sizeof *full);
+    char **shown = vp_malloc((g->nrows ? g->nrows : 1) * sizeof *shown);
+    for (r = 1; r <= g->nrows; r++) {
+        char *s = *grid_at(g, r, name);
+
+        full[r - 1] = s;
+        shown[r - 1] = dwidth(s) > limit ? shorten_name(s, limit) : vp_strdup(s);
+    }
+    keep_apart(shown, full, g->nrows, limit);
     for (r = 1; r <= g->nrows; r++) {
         char **s = grid_at(g, r, name);
 
-        if (dwidth(*s) > limit) {
-            char *short_name = shorten_name(*s, limit);
-
-            free(*s);
-            *s = short_name;
-        }
+        free(*s);
+        *s = shown[r - 1];
         if (dwidth(*s) > g->width[name])
             g->width[name] = dwidth(*s);
     }
+    free(full);
+    free(shown);
 }
 
 static void grid_build(grid *g, const vp_table *t, const vp_format_opts *opts)

@@ -45,7 +45,7 @@ expect_stdout_has "       5           0            2               3"
 case_ '--top bounds the launches, said in a note; table and md'
 vp launches --list --top 2 event_sync_trace.json.gz
 expect_status 0
-expect_stdout_has "      1,495       10.0 us       11.0 us       2.00 us  kernel  cudaLaunchKernel  at::native::reduce_…"
+expect_stdout_has "      1,495       10.0 us       11.0 us       2.00 us  kernel  cudaLaunchKernel  reduce_kernel<…>"
 expect_stdout_has "note: 2 of 5 launches shown (--top)"
 vp launches --top 1 -f md event_sync_trace.json.gz
 expect_status 0

@@ -28,6 +28,7 @@ mpi_same() {
     # shellcheck disable=SC2086
     $MPIRUN "$VPROF" "$@" --mpi >"$OUT_STDOUT" 2>"$OUT_STDERR"
     STATUS=$?
+    no_double_prefix
     if [ "$STATUS" = "$s1" ]; then pass; else
         fail "mpirun: status $STATUS, one process: $s1"; sed 's/^/  stderr: /' "$OUT_STDERR" >&2; fi
     if [ -s "$WORK/one.out" ] && cmp -s "$WORK/one.out" "$OUT_STDOUT"; then pass; else

@@ -127,6 +127,50 @@ expect_stderr <<'END'
 vprof: kernels: note: Time (%) is each row's share of the 210 ms of kernel time that --exclude keeps, not of all kernel time
 END
 
+case_ 'mfu -f csv: its first table (mfu), one "vprof: " on the note (issue 34)'
+# mfu has a getopt loop of its own: the note once read "vprof: vprof: csv
+# prints one table, model" and printed the model table
+vp mfu --model "$DATA/models/llama-3-8b.json" --seq-len 8192 --global-batch 4 --step-time 1s \
+    --world-size 8 --peak-tflops 989 -f csv
+expect_status 0
+expect_stdout <<'END'
+Convention,Step Time (ns),Tokens/s/GPU,GFLOP/token,TFLOP/s/GPU,Peak TFLOP/s,MFU (%)
+full,1000000000,4096,57.913,237.2,989.00,24.0
+causal,1000000000,4096,51.470,210.8,989.00,21.3
+END
+expect_stderr <<'END'
+vprof: mfu: csv prints one table, mfu; --table NAME prints one of the others: model, flops
+END
+
+case_ 'launches --list -f csv: the list, the table --list asks for (issue 34)'
+vp launches --list --top 2 -f csv trace_filter_rank-0.json.gz
+expect_status 0
+if [ "$(head -1 "$OUT_STDOUT")" = 'Correlation,CPU Duration (ns),GPU Duration (ns),Launch Delay (ns),Kind,API Name,Name' ] &&
+    [ "$(wc -l <"$OUT_STDOUT")" = 3 ]; then pass; else fail "not the list: $(head -1 "$OUT_STDOUT")"; fi
+expect_stdout_has '7173944,5000,12000,111018000,kernel,cudaLaunchKernel,"void at::native::elementwise_kernel<128, 2,'
+expect_stderr <<'END'
+vprof: launches: csv prints one table, launches; --table NAME prints one of the others: launch_summary
+END
+
+case_ 'steps --idle, counters --time-series, memory --leaks: csv prints the table the option asks for'
+vp steps --idle -f csv trace_filter_rank-0.json.gz
+expect_status 0
+expect_stdout <<'END'
+Rank,Idle (ns),Compute (ns),Non-Compute (ns),Span (ns),Idle (%),Compute (%),Non-Compute (%)
+0,675191000,210320000,337336000,1222847000,55.21,17.20,27.59
+END
+vp counters --time-series -f tsv trace_filter_rank-0.json.gz
+expect_status 0
+if [ "$(head -1 "$OUT_STDOUT")" = "$(printf 'Rank\tStream\tTime (ns)\tQueue Length')" ]; then pass; else
+    fail "not queue_series: $(head -1 "$OUT_STDOUT")"; fi
+expect_stderr <<'END'
+vprof: counters: tsv prints one table, queue_series; --table NAME prints one of the others: queue, bandwidth, bandwidth_series
+END
+vp memory --leaks -f csv "$DATA/memsnap/t24_cs336_small_from_start.pickle"
+expect_status 0
+if [ "$(head -1 "$OUT_STDOUT")" = 'Device,Bytes (B),Allocations,Site' ]; then pass; else
+    fail "not leaks: $(head -1 "$OUT_STDOUT")"; fi
+
 # Last: need_shared skips the rest of the file when ../shared is absent.
 case_ 'real fixture nccl_data: kernels --by stream, one row per stream (counts and medians as Python computes them from the events: 2679 and 21, 16.064 us and 2368.513 us); comm csv is the per-rank table alone'
 need_shared fixtures/real/hta/tests/data/nccl_parser_config/nccl_data.json.gz

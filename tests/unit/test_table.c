@@ -530,23 +530,26 @@ static void test_width_shortening(void **state)
     char *got;
 
     (void)state;
-    /* 80 columns: 7 + 2 + name + 2 + 3, so names get 66. */
+    /* 80 columns: 7 + 2 + name + 2 + 3, so names get 66: the long name
+     * loses its return type, parameters and template arguments (they
+     * repeat one another), and the column is as wide as what is left. */
     got = render_n(&t, 1, &opts);
     assert_string_equal(got,
-        "  Total  Name                                                                  N\n"
-        "-------  ------------------------------------------------------------------  ---\n"
-        "1.50 us  at::native::vectorized_elementwise_kernel<4, at::native::FillFunc\xe2\x80\xa6    1\n"
-        "2.50 us  void gemm_kernel<float>(float*, int)                                 22\n"
-        "3.50 us  short                                                               333\n");
+        "  Total  Name                                            N\n"
+        "-------  --------------------------------------------  ---\n"
+        "1.50 us  at::native::vectorized_elementwise_kernel<\xe2\x80\xa6>    1\n"
+        "2.50 us  void gemm_kernel<float>(float*, int)           22\n"
+        "3.50 us  short                                         333\n");
     free(got);
 
-    /* Narrow: the parameter list goes before the cut. */
+    /* Narrow: the parameter list, the template arguments and the
+     * namespaces go before the cut. */
     opts.width = 44;
     got = render_n(&t, 1, &opts);
     assert_string_equal(got,
         "  Total  Name                              N\n"
         "-------  ------------------------------  ---\n"
-        "1.50 us  at::native::vectorized_elemen\xe2\x80\xa6    1\n"
+        "1.50 us  vectorized_elementwise_kernel\xe2\x80\xa6    1\n"
         "2.50 us  gemm_kernel<float>(\xe2\x80\xa6)            22\n"
         "3.50 us  short                           333\n");
     free(got);
@@ -557,7 +560,7 @@ static void test_width_shortening(void **state)
     assert_string_equal(got,
         "  Total  Name                    N\n"
         "-------  --------------------  ---\n"
-        "1.50 us  at::native::vectori\xe2\x80\xa6    1\n"
+        "1.50 us  vectorized_elementw\xe2\x80\xa6    1\n"
         "2.50 us  gemm_kernel<float>\xe2\x80\xa6    22\n"
         "3.50 us  short                 333\n");
     free(got);

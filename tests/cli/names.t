@@ -1,0 +1,39 @@
+# Names shortened for the terminal keep what tells them apart (issue 34):
+# at COLUMNS=80 the Name column has 20 columns; the return type, the
+# parameters, the template arguments and the namespaces go first, and rows
+# whose full names differ never print the same text (names_check.py
+# compares the table with the csv of the same run, row by row).
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+CHECK=$(cd "$(dirname "$T")" && pwd)/names_check.py
+export COLUMNS=80
+
+case_ 'kernels and ops at COLUMNS=80 on every bundled trace: different names print differently'
+for f in "$DATA"/hta/*.json.gz "$DATA"/synthetic/*.json; do
+    for c in kernels ops; do
+        vp $c --top 0 "$f"
+        cp "$OUT_STDOUT" table.out
+        vp $c --top 0 -f csv "$f"
+        if out=$(python3 "$CHECK" table.out "$OUT_STDOUT" 2>&1); then pass; else
+            fail "$c $(basename "$f"): $out"; fi
+    done
+done
+
+case_ 'the at::native kernels of the AMD trace: template arguments and namespaces go, the kernels stay apart'
+vp kernels --top 12 "$DATA/hta/amd_trace.json.gz"
+expect_status 0
+expect_stdout <<'END'
+ Time  Total Time  Instances      Avg      Med      Min      Max  StdDev  Name
+-----  ----------  ---------  -------  -------  -------  -------  ------  --------------------
+15.9%     17.6 us          1  17.6 us  17.6 us  17.6 us  17.6 us    0 ns  Cijk_Alik_Bljk_SB_B…
+12.3%     13.6 us          1  13.6 us  13.6 us  13.6 us  13.6 us    0 ns  reduce…el<128, 4, a…
+11.4%     12.6 us          1  12.6 us  12.6 us  12.6 us  12.6 us    0 ns  Cijk_Ailk_Bjlk_SB_B…
+10.0%     11.0 us          1  11.0 us  11.0 us  11.0 us  11.0 us    0 ns  reduce…el<512, 1, a…
+ 8.2%     9.12 us          2  4.56 us  4.56 us  4.16 us  4.96 us  566 ns  vector…e::CUDAFunct…
+ 7.6%     8.48 us          1  8.48 us  8.48 us  8.48 us  8.48 us    0 ns  multi_tensor_apply_…
+ 7.5%     8.32 us          1  8.32 us  8.32 us  8.32 us  8.32 us    0 ns  vector…e::mse_kerne…
+ 6.2%     6.88 us          1  6.88 us  6.88 us  6.88 us  6.88 us    0 ns  elemen…e::direct_co…
+ 6.1%     6.72 us          1  6.72 us  6.72 us  6.72 us  6.72 us    0 ns  vector…e::(anonymou…
+ 5.1%     5.60 us          1  5.60 us  5.60 us  5.60 us  5.60 us    0 ns  vector…e::BinaryFun…
+ 5.1%     5.60 us          2  2.80 us  2.80 us  2.24 us  3.36 us  792 ns  vector…e::FillFunct…
+ 4.8%     5.28 us          1  5.28 us  5.28 us  5.28 us  5.28 us    0 ns  elemen…e::mse_backw…
+END
