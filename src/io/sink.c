@@ -140,6 +140,44 @@ static int deflate_start(vp_sink *s, int level)
 #endif
 }
 
+#if VPROF_HAVE_ISAL
+/* ISA-L 2.30's deflate body for levels 1-2 (igzip_icf_body_h1_gr_bt.asm),
+ * when it starts a stream (no match history yet), hashes the stream's
+ * third byte from a register that holds the address of the isal_zstream
+ * instead of the input: that byte's position goes into a hash slot that
+ * depends on where the struct lies in memory (ASLR).  When that slot is
+ * the first or second byte's, a later match to them is missed and the
+ * member comes out 1-3 bytes longer: about one member in 4,000, the same
+ * input otherwise (tests/cli/merge-repeat.t).  Its finishing routine,
+ * which takes the input the body leaves (under 16 bytes when flushing),
+ * starts a stream correctly.  So a member's first ISAL_PRIME bytes are
+ * compressed on their own with a sync flush (more than the 3 bytes the
+ * finish leaves as literals, at most 16 so that the body does not run):
+ * the body then always runs with history, and the output depends on the
+ * bytes alone.  It costs the member one small block. */
+#define ISAL_PRIME 8
+
+/* One isal_deflate pass over n bytes, until the output is out. */
+static void isal_run(vp_sink *s, const void *p, size_t n, int flush, int end)
+{
+    struct isal_zstream *st = &s->isal;
+    st->next_in = (uint8_t *)(uintptr_t)p;
+    st->avail_in = (uint32_t)n;
+    st->flush = (uint32_t)flush;
+    st->end_of_stream = (uint16_t)end;
+    do {
+        st->next_out = s->out;
+        st->avail_out = OUT_CAP;
+        if (isal_deflate(st) != COMP_OK) {
+            s->failed = 1;
+            s->saved_errno = EIO;
+            return;
+        }
+        emit(s, s->out, OUT_CAP - st->avail_out);
+    } while (st->avail_out == 0 || (end && st->internal_state.state != ZSTATE_END));
+}
+#endif
+
 /* Compresses n bytes and, for FEED_SYNC, ends the block on a byte
  * boundary; for FEED_FINISH, ends the stream. */
 static void feed(vp_sink *s, const void *p, size_t n, int mode)
@@ -153,21 +191,14 @@ static void feed(vp_sink *s, const void *p, size_t n, int mode)
     s->crc = crc_update(s->crc, p, n);
 #if VPROF_HAVE_ISAL
     struct isal_zstream *st = &s->isal;
-    st->next_in = (uint8_t *)(uintptr_t)p;
-    st->avail_in = (uint32_t)n;
-    st->flush = mode == FEED_SYNC ? SYNC_FLUSH : NO_FLUSH;
-    st->end_of_stream = mode == FEED_FINISH;
-    do {
-        st->next_out = s->out;
-        st->avail_out = OUT_CAP;
-        if (isal_deflate(st) != COMP_OK) {
-            s->failed = 1;
-            s->saved_errno = EIO;
-            return;
-        }
-        emit(s, s->out, OUT_CAP - st->avail_out);
-    } while (st->avail_out == 0 ||
-             (mode == FEED_FINISH && st->internal_state.state != ZSTATE_END));
+    if (st->level > 0 && st->internal_state.has_hist == IGZIP_NO_HIST && n > ISAL_PRIME) {
+        /* See ISAL_PRIME: the member's first bytes in a block of their
+         * own, so that the body never starts a stream. */
+        isal_run(s, p, ISAL_PRIME, SYNC_FLUSH, 0);
+        p = (const char *)p + ISAL_PRIME;
+        n -= ISAL_PRIME;
+    }
+    isal_run(s, p, n, mode == FEED_SYNC ? SYNC_FLUSH : NO_FLUSH, mode == FEED_FINISH);
 #else
     z_stream *z = &s->z;
     z->next_in = (Bytef *)(uintptr_t)p;
