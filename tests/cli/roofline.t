@@ -109,10 +109,10 @@ vp roofline --by rank --save-part "$WORK/rl1.vpart" "$DATA/hta/trace_filter_rank
 vp reduce -f csv "$WORK/rl0.vpart" "$WORK/rl1.vpart"
 expect_status 0
 cp "$OUT_STDOUT" "$WORK/rl-reduced.csv"
-expect_same_files 'reduce' "$WORK/rl-one.csv" "$WORK/rl-reduced.csv" true
+expect_same_files 'reduce' "$WORK/rl-one.csv" "$WORK/rl-reduced.csv"
 vp roofline -f csv --by rank -j 2 "$DATA/hta/trace_filter_rank-0.json.gz" "$DATA/hta/trace_filter_rank-1.json.gz"
 cp "$OUT_STDOUT" "$WORK/rl-j2.csv"
-expect_same_files '-j 2' "$WORK/rl-one.csv" "$WORK/rl-j2.csv" true
+expect_same_files '-j 2' "$WORK/rl-one.csv" "$WORK/rl-j2.csv"
 
 case_ 'a partial carries the device name: reduce prints the same peaks'
 vp roofline -f csv "$RL"
@@ -122,7 +122,7 @@ vp reduce -f csv "$WORK/rl-synth.vpart"
 expect_status 0
 expect_stdout_has ',989.00,3.350,34.75,compute'
 cp "$OUT_STDOUT" "$WORK/rl-synth-reduced.csv"
-expect_same_files 'reduce keeps the device' "$WORK/rl-synth.csv" "$WORK/rl-synth-reduced.csv" true
+expect_same_files 'reduce keeps the device' "$WORK/rl-synth.csv" "$WORK/rl-synth-reduced.csv"
 
 # One number, one function: check's and diff's roofline.* metrics are the
 # weighted roofline of vprof roofline's note (34.75 % and 17.37 % above).
