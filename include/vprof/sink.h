@@ -33,7 +33,13 @@ typedef struct vp_sink vp_sink;
 typedef struct vp_sink_opts {
     int gzip;     /* compress */
     int level;    /* 0 (fastest) to 9 (smallest); ISA-L has four levels: 0, 1, 2-4 -> 2, 5-9 -> 3 */
+    void *deflate_state; /* NULL, or vp_sink_deflate_state_size() bytes, zeroed, for
+                            ISA-L's stream state, outliving the sink: the tests
+                            place it at chosen addresses (ISAL_PRIME in sink.c) */
 } vp_sink_opts;
+
+/* The bytes vp_sink_opts.deflate_state needs (0: zlib, which ignores it). */
+size_t vp_sink_deflate_state_size(void);
 
 #define VP_SINK_DEFAULT_LEVEL 1
 

@@ -44,7 +44,8 @@ struct vp_sink {
     int keep_fd;           /* vp_sink_open_fd: the caller's descriptor */
     char *name;            /* vp_sink_open_fd: the name in messages */
 #if VPROF_HAVE_ISAL
-    struct isal_zstream isal;
+    struct isal_zstream *isal; /* vp_sink_opts.deflate_state, or isal_own */
+    struct isal_zstream *isal_own;
     unsigned char *level_buf;
 #else
     z_stream z;
@@ -115,19 +116,26 @@ static void emit(vp_sink *s, const void *p, size_t n)
     }
 }
 
-static int deflate_start(vp_sink *s, int level)
+static int deflate_start(vp_sink *s, const vp_sink_opts *opts)
 {
+    int level = opts->level;
 #if VPROF_HAVE_ISAL
+    if (opts->deflate_state) {
+        s->isal = opts->deflate_state;
+    } else {
+        s->isal_own = vp_calloc(1, sizeof *s->isal_own);
+        s->isal = s->isal_own;
+    }
     static const uint32_t buf_size[] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
                                         ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
     int l = level <= 0 ? 0 : level == 1 ? 1 : level <= 4 ? 2 : 3;
-    isal_deflate_init(&s->isal);
-    s->isal.gzip_flag = IGZIP_DEFLATE;
-    s->isal.level = (uint32_t)l;
+    isal_deflate_init(s->isal);
+    s->isal->gzip_flag = IGZIP_DEFLATE;
+    s->isal->level = (uint32_t)l;
     if (buf_size[l]) {
         s->level_buf = vp_calloc(1, buf_size[l]);
-        s->isal.level_buf = s->level_buf;
-        s->isal.level_buf_size = buf_size[l];
+        s->isal->level_buf = s->level_buf;
+        s->isal->level_buf_size = buf_size[l];
     }
     return 0;
 #else
@@ -160,7 +168,7 @@ static int deflate_start(vp_sink *s, int level)
 /* One isal_deflate pass over n bytes, until the output is out. */
 static void isal_run(vp_sink *s, const void *p, size_t n, int flush, int end)
 {
-    struct isal_zstream *st = &s->isal;
+    struct isal_zstream *st = s->isal;
     st->next_in = (uint8_t *)(uintptr_t)p;
     st->avail_in = (uint32_t)n;
     st->flush = (uint32_t)flush;
@@ -190,7 +198,7 @@ static void feed(vp_sink *s, const void *p, size_t n, int mode)
     }
     s->crc = crc_update(s->crc, p, n);
 #if VPROF_HAVE_ISAL
-    struct isal_zstream *st = &s->isal;
+    struct isal_zstream *st = s->isal;
     if (st->level > 0 && st->internal_state.has_hist == IGZIP_NO_HIST && n > ISAL_PRIME) {
         /* See ISAL_PRIME: the member's first bytes in a block of their
          * own, so that the body never starts a stream. */
@@ -283,7 +291,7 @@ vp_sink *vp_sink_open(const char *path, const vp_sink_opts *opts, vp_error *err)
     s->in = vp_malloc(IN_CAP);
     if (s->gzip) {
         s->out = vp_malloc(OUT_CAP);
-        if (deflate_start(s, opts->level) != 0) {
+        if (deflate_start(s, opts) != 0) {
             vp_error_set(err, VP_EXIT_INPUT, "cannot start the gzip compressor for %s",
                          vp_sink_name(s));
             goto fail;
@@ -307,7 +315,7 @@ vp_sink *vp_sink_open_fd(int fd, const char *name, const vp_sink_opts *opts, vp_
     s->in = vp_malloc(IN_CAP);
     if (s->gzip) {
         s->out = vp_malloc(OUT_CAP);
-        if (deflate_start(s, opts->level) != 0) {
+        if (deflate_start(s, opts) != 0) {
             vp_error_set(err, VP_EXIT_INPUT, "cannot start the gzip compressor for %s", name);
             vp_sink_abort(s);
             return NULL;
@@ -319,11 +327,11 @@ vp_sink *vp_sink_open_fd(int fd, const char *name, const vp_sink_opts *opts, vp_
 static void deflate_reset(vp_sink *s)
 {
 #if VPROF_HAVE_ISAL
-    uint8_t *lb = s->isal.level_buf;
-    uint32_t lbs = s->isal.level_buf_size;
-    isal_deflate_reset(&s->isal);
-    s->isal.level_buf = lb;
-    s->isal.level_buf_size = lbs;
+    uint8_t *lb = s->isal->level_buf;
+    uint32_t lbs = s->isal->level_buf_size;
+    isal_deflate_reset(s->isal);
+    s->isal->level_buf = lb;
+    s->isal->level_buf_size = lbs;
 #else
     deflateReset(&s->z);
 #endif
@@ -480,7 +488,7 @@ int vp_sink_rewind(vp_sink *s, const vp_sink_mark *m, vp_error *err)
 #if VPROF_HAVE_ISAL
             /* a fresh compressor, as vp_sink_open's */
             if (s->level_buf)
-                memset(s->level_buf, 0, s->isal.level_buf_size);
+                memset(s->level_buf, 0, s->isal->level_buf_size);
 #endif
         }
     }
@@ -499,6 +507,15 @@ const char *vp_sink_name(const vp_sink *s)
     return s->target ? s->target : "standard output";
 }
 
+size_t vp_sink_deflate_state_size(void)
+{
+#if VPROF_HAVE_ISAL
+    return sizeof(struct isal_zstream);
+#else
+    return 0;
+#endif
+}
+
 const char *vp_sink_compressor(const vp_sink *s)
 {
     if (!s->gzip)
@@ -510,6 +527,7 @@ static void sink_free(vp_sink *s)
 {
 #if VPROF_HAVE_ISAL
     free(s->level_buf);
+    free(s->isal_own);
 #else
     if (s->z_ready)
         deflateEnd(&s->z);
