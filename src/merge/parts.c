@@ -45,9 +45,12 @@ static void copy_part(merge *m, size_t i, int fd, part_res *res)
     vp_sink_opts so = m->sink_opts;
     vp_error err = {0};
     vp_sink *main_sink = m->sink;
-    /* a write error is the output's, not the input's: name the output */
+    /* a write error is the output's, not the input's: name the output
+     * (under --mpi a process other than rank 0 has no sink of its own:
+     * the output is still the one it writes its parts for) */
     vp_buf name = {0};
-    vp_buf_printf(&name, "%s (the part of %s, a temporary file in %s)", vp_sink_name(main_sink),
+    vp_buf_printf(&name, "%s (the part of %s, a temporary file in %s)",
+                  main_sink ? vp_sink_name(main_sink) : m->output ? m->output : "the output",
                   m->in[i].path, m->part_dir);
     m->sink = vp_sink_open_fd(fd, vp_buf_cstr(&name), &so, &err);
     vp_buf_free(&name);
