@@ -14,7 +14,7 @@
  * file; ask after the file's end (a question in the middle is right too,
  * but sorts again).  The id INT64_MIN is none (ignored), and a call at ts
  * INT64_MAX is none.  Memory: 32 bytes a call (24 without the api) and 16
- * a GPU work record, as recorded (src/analysis/corrjoin.c says why it is
+ * a GPU work record, as recorded (src/analysis/core/corrjoin.c says why it is
  * no hash map). */
 #ifndef VPROF_CORRJOIN_H
 #define VPROF_CORRJOIN_H
