@@ -1,15 +1,17 @@
 # The layers of docs/architecture.md, checked on every build: a file may
-# include only headers of its own layer or of the layers it uses.  All
-# public headers share include/vprof/, so the compiler alone cannot refuse
-# an upward include; this does, and the build depends on it.
+# include only headers of its own layer or of the layers it uses.  The
+# public headers of a layer are include/LAYER/vprof/, and each library
+# target sees only its own and the lower layers' (CMakeLists.txt), so an
+# upward #include "vprof/..." already fails to compile; what the compiler
+# cannot refuse is a private header of src/ ("cli/cli.h", every target has
+# src/ on its path) or a public header that includes one of a higher
+# layer before any file of its own layer includes it.  This checks both,
+# and the build depends on it.
 #
 #   cmake -DROOT=<source dir> [-DSTAMP=<file to touch>] -P cmake/check_layers.cmake
 #
-# A header's layer is its module's: the directory src/<stem>/, else the
-# directory that holds <stem>.c, else src/<prefix>/ for <prefix>_<rest>.h
-# (ascend_db.h, trace_writer.h); HEADER_<stem> below names the few that
-# are no module's own.  A header none of these places is an error: one
-# header per module.
+# A source file's layer is its top folder's under src/ (DIRS_ below); a
+# public header's is the folder include/LAYER/ it lies in.
 
 cmake_minimum_required(VERSION 3.18)
 
@@ -26,8 +28,6 @@ set(USES_analyses base input analyses)
 set(USES_capture base input capture)
 set(USES_views base input analyses views)
 set(USES_cli base input analyses capture views cli)
-set(HEADER_units base)
-set(HEADER_mfu analyses)      # src/analysis/run/runmfu.c and src/flops/seqlens.c implement it
 
 if(NOT ROOT)
   message(FATAL_ERROR "check_layers: give -DROOT=<source dir>")
@@ -43,37 +43,14 @@ function(layer_of_dir dir out)
   endforeach()
 endfunction()
 
-function(layer_of_header stem out)
+# The layer of a public header vprof/NAME.h: the LAYER of include/LAYER/vprof/NAME.h.
+function(layer_of_header name out)
   set(${out} "" PARENT_SCOPE)
-  if(DEFINED HEADER_${stem})
-    set(${out} ${HEADER_${stem}} PARENT_SCOPE)
-    return()
-  endif()
-  if(IS_DIRECTORY ${ROOT}/src/${stem})
-    layer_of_dir(${stem} l)
-    set(${out} "${l}" PARENT_SCOPE)
-    return()
-  endif()
-  file(GLOB own RELATIVE ${ROOT}/src ${ROOT}/src/*/${stem}.c ${ROOT}/src/*/*/${stem}.c)
-  # include/vprof/ holds the library's headers only: a command file of the
-  # same name (cmd/kernels.c beside analysis/kernels.c, cmd/mfu.c beside
-  # vprof/mfu.h) never owns one.
-  list(FILTER own EXCLUDE REGEX "^cmd/")
-  if(own)
-    list(GET own 0 first)
-    # The layer is the top folder's: src/analysis/kernels/kernels.c is analyses.
-    string(REGEX REPLACE "/.*" "" dir ${first})
-    layer_of_dir(${dir} l)
-    set(${out} "${l}" PARENT_SCOPE)
-    return()
-  endif()
-  string(FIND ${stem} "_" us)
-  if(us GREATER 0)
-    string(SUBSTRING ${stem} 0 ${us} prefix)
-    if(IS_DIRECTORY ${ROOT}/src/${prefix})
-      layer_of_dir(${prefix} l)
-      set(${out} "${l}" PARENT_SCOPE)
-    endif()
+  file(GLOB found RELATIVE ${ROOT}/include ${ROOT}/include/*/vprof/${name}.h)
+  if(found)
+    list(GET found 0 first)
+    string(REGEX REPLACE "/.*" "" l ${first})
+    set(${out} ${l} PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -93,19 +70,19 @@ function(layer_of_include inc out)
 endfunction()
 
 file(GLOB_RECURSE sources RELATIVE ${ROOT} ${ROOT}/src/*.c ${ROOT}/src/*.h)
-file(GLOB headers RELATIVE ${ROOT} ${ROOT}/include/vprof/*.h)
+file(GLOB headers RELATIVE ${ROOT} ${ROOT}/include/*/vprof/*.h)
 set(failures "")
 foreach(f ${sources} ${headers})
+  set(own "")
   if(f STREQUAL "src/main.c")
     set(own cli)
   elseif(f MATCHES "^src/([^/]+)/")
     layer_of_dir(${CMAKE_MATCH_1} own)
-  else()
-    get_filename_component(stem ${f} NAME_WE)
-    layer_of_header(${stem} own)
+  elseif(f MATCHES "^include/([^/]+)/vprof/" AND CMAKE_MATCH_1 IN_LIST LAYERS)
+    set(own ${CMAKE_MATCH_1})
   endif()
   if(NOT own)
-    string(APPEND failures "  ${f}: in no layer (name its module in cmake/check_layers.cmake)\n")
+    string(APPEND failures "  ${f}: in no layer (src/DIR with DIR in cmake/check_layers.cmake, or include/LAYER/vprof/)\n")
     continue()
   endif()
   file(STRINGS ${ROOT}/${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
@@ -113,7 +90,7 @@ foreach(f ${sources} ${headers})
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" inc "${line}")
     layer_of_include(${inc} theirs)
     if(theirs STREQUAL "?")
-      string(APPEND failures "  ${f}: includes ${inc}, a header of no module\n")
+      string(APPEND failures "  ${f}: includes ${inc}, which is in no include/LAYER/vprof/\n")
     elseif(theirs AND NOT theirs IN_LIST USES_${own})
       string(APPEND failures
         "  ${f} (${own}) includes ${inc} (${theirs}): ${own} uses only ${USES_${own}}\n")

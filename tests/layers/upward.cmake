@@ -17,7 +17,7 @@ file(COPY ${ROOT}/src ${ROOT}/include DESTINATION ${WORK})
 # base -> views, analyses -> cli, a public header of analyses -> capture.
 file(APPEND ${WORK}/src/util/buf.c "#include \"vprof/table.h\"\n")
 file(APPEND ${WORK}/src/ascend/stt.c "#include \"cli/cli.h\"\n")
-file(APPEND ${WORK}/include/vprof/gpuwork.h "#include \"vprof/capture.h\"\n")
+file(APPEND ${WORK}/include/analyses/vprof/gpuwork.h "#include \"vprof/capture.h\"\n")
 execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${WORK} -P ${check}
   RESULT_VARIABLE rc ERROR_VARIABLE out)
 if(rc EQUAL 0)
@@ -26,7 +26,7 @@ endif()
 foreach(want
     "src/util/buf.c (base) includes vprof/table.h (views): base uses only base"
     "src/ascend/stt.c (analyses) includes cli/cli.h (cli): analyses uses only base input analyses"
-    "include/vprof/gpuwork.h (analyses) includes vprof/capture.h (capture): analyses uses only base input analyses")
+    "include/analyses/vprof/gpuwork.h (analyses) includes vprof/capture.h (capture): analyses uses only base input analyses")
   string(FIND "${out}" "${want}" at)
   if(at LESS 0)
     message(FATAL_ERROR "the check did not say '${want}':\n${out}")
