@@ -83,6 +83,7 @@ typedef struct vp_critpath {
     char **names;                /* interned names and categories */
     size_t nnames;
     void *intern;                /* vp_strmap */
+    uint16_t *name_bits;         /* per name: which of the names the graph asks about (critpath_int.h) */
     int dropped_last_step;       /* HTA's loading rule: the last ProfilerStep left out */
     int32_t dropped_step;        /* then its name (an index in names), else -1 */
     uint32_t *dropped_by_name;   /* then per name, the rows it left out (for the messages) */
@@ -93,6 +94,7 @@ typedef struct vp_critpath {
     int64_t window_idx;          /* traceEvents index of the window's event, -1 */
     size_t rows_cap;             /* while reading */
     void *gpu_cache;             /* the trace's queue lengths and event maps, made once */
+    void *win_cache;             /* what the windows of a trace share (critpath.c) */
     int64_t next_idx;
     /* the window */
     int64_t win_start, win_end;  /* us */
