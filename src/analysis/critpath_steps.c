@@ -1,6 +1,7 @@
 /* The critical path of every step of a trace (vprof/critpath_steps.h):
- * the rows read once, then vp_critpath_window on each ProfilerStep as
- * `vprof critical-path --instance N` computes it. */
+ * the rows read once, then each ProfilerStep's window as `vprof
+ * critical-path --instance N` computes it, each graph made from the
+ * window's own rows (critpath.c's clip) and freed before the next. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -109,3 +109,54 @@ Step,Event,Name,Type,Duration (ns),Bound By,Begin (us),End (us)
 3,,,critical_path_dependency,0,,130,190
 4,8,aten::copy_,critical_path_operator,40000,cpu_bound,190,230
 END
+
+case_ 'a Stream Wait Event in step 1 time holds back a kernel of step 2; one after its kernel holds nothing'
+# HTA clips every Stream Wait Event into every window.  Worked out by
+# hand: in step 2, opA launches kA (stream 8, 120-170), records event 11,
+# makes stream 7 wait on it (the wait's GPU event is at 90 us, in step
+# 1's time) and launches kK (stream 7, 171-180).  The wait comes before
+# kK in time, so kK waits for kA: path opA 3 (cpu) + launch delay 12 +
+# kA 50 + sync 0 + kK 9 = 74 us, gpu_compute_bound 59.  Moved after kK
+# (175 us) it holds nothing back: kK's launch delay (119 to 171) is on
+# the path instead, 14 us of CPU + 52 + 9 = 75.
+cat >"$WORK/wait.json" <<'END'
+{"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+{"ph": "X", "cat": "cpu_op", "name": "op1", "pid": 1, "tid": 1, "ts": 10, "dur": 20},
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+{"ph": "X", "cat": "cpu_op", "name": "opA", "pid": 1, "tid": 1, "ts": 105, "dur": 20},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 108, "dur": 4, "args": {"correlation": 10}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaEventRecord", "pid": 1, "tid": 1, "ts": 113, "dur": 2, "args": {"correlation": 11}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamWaitEvent", "pid": 1, "tid": 1, "ts": 116, "dur": 2, "args": {"correlation": 12}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 119, "dur": 4, "args": {"correlation": 13}},
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+{"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": 7, "ts": 90, "dur": 0, "args": {"correlation": 12, "stream": 7, "wait_on_stream": 8, "wait_on_cuda_event_record_corr_id": 11}},
+{"ph": "X", "cat": "kernel", "name": "kA", "pid": 0, "tid": 8, "ts": 120, "dur": 50, "args": {"device": 0, "stream": 8, "correlation": 10}},
+{"ph": "X", "cat": "kernel", "name": "kK", "pid": 0, "tid": 7, "ts": 171, "dur": 9, "args": {"device": 0, "stream": 7, "correlation": 13}}
+]}
+END
+vp summary -q --critical-path -f csv --table step_bound "$WORK/wait.json"
+expect_status 0
+expect_stdout <<'END'
+Rank,Step,Instance,Bound By,Time (ns),Path (ns),Time (%)
+0,1,0,cpu_bound,20000,20000,100.00
+0,2,1,gpu_compute_bound,59000,74000,79.73
+END
+vp critical-path -q --instance 1 -f csv --table path "$WORK/wait.json"
+expect_status 0
+expect_stdout <<'END'
+Step,Event,Name,Type,Duration (ns),Bound By,Begin (us),End (us)
+0,3,opA,critical_path_operator,3000,cpu_bound,105,108
+1,,,critical_path_kernel_launch_delay,12000,gpu_kernel_launch_overhead,108,120
+2,10,kA,critical_path_operator,50000,gpu_compute_bound,120,170
+3,,,critical_path_sync_dependency,0,,170,171
+4,11,kK,critical_path_operator,9000,gpu_compute_bound,171,180
+END
+sed 's/"ts": 90, "dur": 0/"ts": 175, "dur": 0/' "$WORK/wait.json" >"$WORK/wait-after.json"
+vp summary -q --critical-path -f csv --table step_bound "$WORK/wait-after.json"
+expect_status 0
+expect_stdout <<'END'
+Rank,Step,Instance,Bound By,Time (ns),Path (ns),Time (%)
+0,1,0,cpu_bound,20000,20000,100.00
+0,2,1,gpu_kernel_launch_overhead,52000,75000,69.33
+END
