@@ -51,11 +51,10 @@ typedef struct vp_cp_row {
     int64_t wait_corr;       /* args.wait_on_cuda_event_record_corr_id, -1 */
     int32_t stream;          /* args.stream, -1 when absent or not a number */
     int32_t wait_stream;     /* args.wait_on_stream, -1 */
-    int32_t device;          /* args.device, -1 */
     int32_t partner;         /* row of the correlated CPU call / GPU event, -1 */
     int8_t icorr;            /* HTA's index_correlation sign: -1, 0, or 1 (partner set) */
     uint8_t kind;            /* vp_ev_kind (vprof/classify.h) */
-    uint32_t name, cat;      /* interned */
+    uint32_t name;           /* interned */
 } vp_cp_row;
 
 /* One edge of the path, in path order. */

@@ -106,7 +106,7 @@ static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
 
 /* The args asked of every row, prepared once. */
 VP_JSON_KEYSET(row_set, "correlation", "stream", "wait_on_stream",
-               "wait_on_cuda_event_record_corr_id", "device")
+               "wait_on_cuda_event_record_corr_id")
 
 static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
 {
@@ -116,7 +116,7 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
         *cap = *cap ? *cap * 2 : 4096;
         cp->rows = vp_realloc(cp->rows, *cap * sizeof *cp->rows);
     }
-    vp_span v[5] = {{0}};
+    vp_span v[4] = {{0}};
     if (ev->args.p)
         vp_json_get_keyset(ev->args, &row_set, v);
     vp_cp_row *r = &cp->rows[cp->nrows++];
@@ -129,10 +129,12 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
     r->stream = arg_stream(v[1]);
     r->wait_stream = (int32_t)arg_int(v[2], -1);
     r->wait_corr = arg_int(v[3], -1);
-    r->device = (int32_t)arg_int(v[4], -1);
     r->partner = -1;
     r->name = vp_cp_intern(cp, ev->name.p, ev->name.n);
-    r->cat = vp_cp_intern(cp, ev->cat.p, ev->cat.n);
+    /* the category is not kept, but interned all the same: a name's id
+     * is its place in first-seen order, which breaks ties in the top
+     * table, and a category read first moves the ids of later names */
+    vp_cp_intern(cp, ev->cat.p, ev->cat.n);
     r->kind = (uint8_t)vp_event_kind(ev->cat, ev->name);
     return r;
 }
