@@ -116,7 +116,7 @@ typedef struct win_cache {
     uint8_t *mark;           /* per row, 0 between windows */
     int64_t (*wait_thr)[2];  /* the (pid, tid) of every Stream Wait Event, distinct */
     size_t nwait_thr;
-    int32_t *odd;            /* Stream Wait Events that are no sync, ascending */
+    int32_t *odd;            /* Stream Wait Events that are no sync (HTA takes them as kernels), ascending */
     size_t nodd;
 } win_cache;
 
@@ -182,13 +182,6 @@ int vp_cp_wait_thread(vp_critpath *cp, int64_t pid, int64_t tid, int64_t fwd, in
             return 1;
     }
     return 0;
-}
-
-const int32_t *vp_cp_odd_waits(vp_critpath *cp, size_t *n)
-{
-    const win_cache *w = windows_of(cp);
-    *n = w->nodd;
-    return w->odd;
 }
 
 static const vp_critpath *ts_rows;

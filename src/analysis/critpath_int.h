@@ -93,9 +93,6 @@ void vp_cp_kernel_edges(vp_cp_graph *g);
 /* HTA clips every Stream Wait Event into every window: a thread holding one
  * (pid and tid as the window's thread key sees them) is no CPU thread. */
 int vp_cp_wait_thread(vp_critpath *cp, int64_t pid, int64_t tid, int64_t fwd, int64_t bwd);
-/* A Stream Wait Event that is no sync by its category: HTA's graph takes
- * it as a kernel in every window (the rows, ascending; made once). */
-const int32_t *vp_cp_odd_waits(vp_critpath *cp, size_t *n);
 /* The window's graph and path (win_start..win_end set). */
 int vp_cp_window_path(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err);
 void vp_cp_gpu_cache_free(vp_critpath *cp);
