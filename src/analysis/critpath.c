@@ -260,7 +260,8 @@ static int32_t *clip(vp_critpath *cp, size_t *nout)
         clip_add(w, &l, &n, &cap, w->odd[k]);
     for (size_t k = 0; k < n; k++)
         w->mark[l[k]] = 0;
-    qsort(l, n, sizeof *l, cmp_i32);
+    if (n)
+        qsort(l, n, sizeof *l, cmp_i32);
     *nout = n;
     return l;
 }

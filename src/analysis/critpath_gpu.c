@@ -379,7 +379,8 @@ static void wait_targets(const vp_critpath *cp, const sync_maps *m, vp_cp_imap *
         }
     }
     sort_ctx = cp;
-    qsort(w, n, sizeof *w, cmp_gpu);
+    if (n)
+        qsort(w, n, sizeof *w, cmp_gpu);
     vp_cp_imap_init(ks, n);
     for (size_t k = 0; k < n; k++) {
         const vp_cp_row *r = &cp->rows[w[k]];
