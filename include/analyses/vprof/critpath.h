@@ -51,11 +51,10 @@ typedef struct vp_cp_row {
     int64_t wait_corr;       /* args.wait_on_cuda_event_record_corr_id, -1 */
     int32_t stream;          /* args.stream, -1 when absent or not a number */
     int32_t wait_stream;     /* args.wait_on_stream, -1 */
-    int32_t device;          /* args.device, -1 */
     int32_t partner;         /* row of the correlated CPU call / GPU event, -1 */
     int8_t icorr;            /* HTA's index_correlation sign: -1, 0, or 1 (partner set) */
     uint8_t kind;            /* vp_ev_kind (vprof/classify.h) */
-    uint32_t name, cat;      /* interned */
+    uint32_t name;           /* interned */
 } vp_cp_row;
 
 /* One edge of the path, in path order. */
@@ -83,6 +82,7 @@ typedef struct vp_critpath {
     char **names;                /* interned names and categories */
     size_t nnames;
     void *intern;                /* vp_strmap */
+    uint16_t *name_bits;         /* per name: which of the names the graph asks about (critpath_int.h) */
     int dropped_last_step;       /* HTA's loading rule: the last ProfilerStep left out */
     int32_t dropped_step;        /* then its name (an index in names), else -1 */
     uint32_t *dropped_by_name;   /* then per name, the rows it left out (for the messages) */
@@ -93,6 +93,7 @@ typedef struct vp_critpath {
     int64_t window_idx;          /* traceEvents index of the window's event, -1 */
     size_t rows_cap;             /* while reading */
     void *gpu_cache;             /* the trace's queue lengths and event maps, made once */
+    void *win_cache;             /* what the windows of a trace share (critpath.c) */
     int64_t next_idx;
     /* the window */
     int64_t win_start, win_end;  /* us */

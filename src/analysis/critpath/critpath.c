@@ -36,6 +36,12 @@ int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_r
     return 0;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The N-th event (file order) whose name contains the annotation; the
  * whole trace for an empty annotation. */
 static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, int64_t *idx,
@@ -99,25 +105,165 @@ static int find_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, i
     return 0;
 }
 
-/* HTA's clipped frame: CPU events starting in the window with a positive
- * duration; GPU events whose launching call is such an event; every
- * Stream Wait Event. */
-static void clip(vp_cp_graph *g)
+/* What the windows of a trace share, made once: summary --critical-path
+ * asks for every step, and a pass over every row per window made it
+ * quadratic in the steps. */
+typedef struct win_cache {
+    int32_t *cpu_by_ts;      /* CPU rows with a positive duration by time; from the 2nd window */
+    size_t ncpu;
+    long windows;            /* windows asked so far */
+    int32_t *start_node, *end_node;   /* per row, -1 between windows */
+    uint8_t *mark;           /* per row, 0 between windows */
+    int64_t (*wait_thr)[2];  /* the (pid, tid) of every Stream Wait Event, distinct */
+    size_t nwait_thr;
+    int32_t *odd;            /* Stream Wait Events that are no sync (HTA takes them as kernels), ascending */
+    size_t nodd;
+} win_cache;
+
+static int is_wait(const vp_critpath *cp, const vp_cp_row *r)
 {
-    const vp_critpath *cp = g->cp;
+    return r->stream != -1 && vp_cp_named(cp, r, VP_CPN_STREAM_WAIT);
+}
+
+static win_cache *windows_of(vp_critpath *cp)
+{
+    if (cp->win_cache)
+        return cp->win_cache;
+    win_cache *w = vp_calloc(1, sizeof *w);
+    size_t n = cp->nrows + 1;
+    w->start_node = vp_malloc(n * sizeof *w->start_node);
+    w->end_node = vp_malloc(n * sizeof *w->end_node);
+    w->mark = vp_calloc(n, 1);
+    for (size_t i = 0; i < n; i++)
+        w->start_node[i] = w->end_node[i] = -1;
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
-        int in = r->ts >= cp->win_start && r->ts <= cp->win_end && r->dur > 0;
-        if (r->stream == -1) {
-            if (in) {
-                g->clipped[i] = 1;
-                if (r->partner >= 0 && cp->rows[r->partner].stream != -1)
-                    g->clipped[r->partner] = 1;
-            }
-        } else if (vp_cp_is_named(cp, r, "Stream Wait Event")) {
-            g->clipped[i] = 1;
+        if (!is_wait(cp, r))
+            continue;
+        if (r->kind != VP_EV_SYNC) {
+            w->odd = vp_realloc(w->odd, (w->nodd + 1) * sizeof *w->odd);
+            w->odd[w->nodd++] = (int32_t)i;
+        }
+        size_t k = 0;
+        while (k < w->nwait_thr && (w->wait_thr[k][0] != r->pid || w->wait_thr[k][1] != r->tid))
+            k++;
+        if (k == w->nwait_thr) {
+            w->wait_thr = vp_realloc(w->wait_thr, (k + 1) * sizeof *w->wait_thr);
+            w->wait_thr[k][0] = r->pid;
+            w->wait_thr[k][1] = r->tid;
+            w->nwait_thr++;
         }
     }
+    cp->win_cache = w;
+    return w;
+}
+
+static void win_cache_free(vp_critpath *cp)
+{
+    win_cache *w = cp->win_cache;
+    if (!w)
+        return;
+    free(w->cpu_by_ts);
+    free(w->start_node);
+    free(w->end_node);
+    free(w->mark);
+    free(w->wait_thr);
+    free(w->odd);
+    free(w);
+    cp->win_cache = NULL;
+}
+
+int vp_cp_wait_thread(vp_critpath *cp, int64_t pid, int64_t tid, int64_t fwd, int64_t bwd)
+{
+    const win_cache *w = windows_of(cp);
+    for (size_t k = 0; k < w->nwait_thr; k++) {
+        int64_t t = w->wait_thr[k][1];
+        if (w->wait_thr[k][0] == pid && (bwd && t == bwd ? fwd : t) == tid)
+            return 1;
+    }
+    return 0;
+}
+
+static const vp_critpath *ts_rows;
+
+static int cmp_row_ts(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    int64_t tx = ts_rows->rows[x].ts, ty = ts_rows->rows[y].ts;
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static int is_clipped_cpu(const vp_critpath *cp, const vp_cp_row *r)
+{
+    return r->stream == -1 && r->ts >= cp->win_start && r->ts <= cp->win_end && r->dur > 0;
+}
+
+static void clip_add(win_cache *w, int32_t **l, size_t *n, size_t *cap, int32_t row)
+{
+    if (w->mark[row])
+        return;
+    w->mark[row] = 1;
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        *l = vp_realloc(*l, *cap * sizeof **l);
+    }
+    (*l)[(*n)++] = row;
+}
+
+static void clip_cpu(const vp_critpath *cp, win_cache *w, int32_t **l, size_t *n, size_t *cap, int32_t i)
+{
+    const vp_cp_row *r = &cp->rows[i];
+    clip_add(w, l, n, cap, i);
+    if (r->partner >= 0 && cp->rows[r->partner].stream != -1)
+        clip_add(w, l, n, cap, r->partner);
+}
+
+/* HTA's clipped frame: CPU events starting in the window with a positive
+ * duration; GPU events whose launching call is such an event; every
+ * Stream Wait Event (the sync ones act through the GPU cache's map of
+ * the kernels they hold back, the same in every window: they are not
+ * listed).  The first window scans the rows; from the second on, the
+ * CPU rows sorted by time are searched. */
+static int32_t *clip(vp_critpath *cp, size_t *nout)
+{
+    win_cache *w = windows_of(cp);
+    int32_t *l = NULL;
+    size_t n = 0, cap = 0;
+    if (w->windows++ == 1) {
+        w->cpu_by_ts = vp_malloc((cp->nrows + 1) * sizeof *w->cpu_by_ts);
+        for (size_t i = 0; i < cp->nrows; i++)
+            if (cp->rows[i].stream == -1 && cp->rows[i].dur > 0)
+                w->cpu_by_ts[w->ncpu++] = (int32_t)i;
+        w->cpu_by_ts = vp_realloc(w->cpu_by_ts, (w->ncpu + 1) * sizeof *w->cpu_by_ts);
+        ts_rows = cp;
+        qsort(w->cpu_by_ts, w->ncpu, sizeof *w->cpu_by_ts, cmp_row_ts);
+    }
+    if (w->cpu_by_ts) {
+        size_t lo = 0, hi = w->ncpu;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (cp->rows[w->cpu_by_ts[mid]].ts < cp->win_start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < w->ncpu && cp->rows[w->cpu_by_ts[lo]].ts <= cp->win_end; lo++)
+            clip_cpu(cp, w, &l, &n, &cap, w->cpu_by_ts[lo]);
+    } else {
+        for (size_t i = 0; i < cp->nrows; i++)
+            if (is_clipped_cpu(cp, &cp->rows[i]))
+                clip_cpu(cp, w, &l, &n, &cap, (int32_t)i);
+    }
+    for (size_t k = 0; k < w->nodd; k++)
+        clip_add(w, &l, &n, &cap, w->odd[k]);
+    for (size_t k = 0; k < n; k++)
+        w->mark[l[k]] = 0;
+    if (n)
+        qsort(l, n, sizeof *l, cmp_i32);
+    *nout = n;
+    return l;
 }
 
 /* What HTA refuses: a sync edge between kernels of one stream, a cycle.
@@ -249,12 +395,6 @@ static vp_cp_bound bound_of(const vp_critpath *cp, const vp_cp_opts *o, const vp
     return is_comm(cp->names[r->name]) ? VP_CP_BOUND_GPU_COMM : VP_CP_BOUND_GPU_COMPUTE;
 }
 
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
 static void take_path(vp_critpath *cp, vp_cp_graph *g, const vp_cp_opts *o, const int32_t *p, size_t n)
 {
     cp->path_nodes = n;
@@ -294,9 +434,9 @@ static void take_path(vp_critpath *cp, vp_cp_graph *g, const vp_cp_opts *o, cons
 
 static void graph_free(vp_cp_graph *g)
 {
-    free(g->clipped);
-    free(g->start_node);
-    free(g->end_node);
+    for (size_t k = 0; k < g->nnodes; k++)   /* the per-row arrays back to -1 for the next window */
+        g->start_node[g->nodes[k].row] = g->end_node[g->nodes[k].row] = -1;
+    free((void *)g->clipped);
     free(g->nodes);
     free(g->edges);
     free(g->out_head);
@@ -321,16 +461,14 @@ static void clear_result(vp_critpath *cp)
 }
 
 /* The graph of the window found (win_start..win_end) and its path. */
-static int window_path(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err)
+int vp_cp_window_path(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err)
 {
     vp_cp_graph g = {.cp = cp, .o = o};
-    size_t n = cp->nrows + 1;
-    g.clipped = vp_calloc(n, 1);
-    g.start_node = vp_malloc(n * sizeof(int32_t));
-    g.end_node = vp_malloc(n * sizeof(int32_t));
-    for (size_t i = 0; i < n; i++)
-        g.start_node[i] = g.end_node[i] = -1;
-    clip(&g);
+    clear_result(cp);
+    g.clipped = clip(cp, &g.nclipped);
+    const win_cache *w = cp->win_cache;
+    g.start_node = w->start_node;
+    g.end_node = w->end_node;
     vp_cp_make_nodes(&g);
     vp_cp_runtime_lock_edges(&g);
     vp_cp_call_stack_edges(&g);
@@ -363,7 +501,7 @@ int vp_critpath_window(vp_critpath *cp, const vp_cp_opts *o, const char *path, v
     clear_result(cp);
     if (find_window(cp, o, path, &idx, err) != 0)
         return VP_EXIT_INPUT;
-    return window_path(cp, o, path, err);
+    return vp_cp_window_path(cp, o, path, err);
 }
 
 int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_error *err)
@@ -382,7 +520,7 @@ int vp_critpath_run(vp_critpath *cp, const char *path, const vp_cp_opts *o, vp_e
             find_window(cp, o, path, &idx, err) != 0)
             return VP_EXIT_INPUT;
     }
-    return window_path(cp, o, path, err);
+    return vp_cp_window_path(cp, o, path, err);
 }
 
 vp_cp_bound vp_critpath_top_bound(const vp_critpath *cp)
@@ -399,9 +537,11 @@ vp_cp_bound vp_critpath_top_bound(const vp_critpath *cp)
 void vp_critpath_free(vp_critpath *cp)
 {
     vp_cp_gpu_cache_free(cp);
+    win_cache_free(cp);
     for (size_t i = 0; i < cp->nnames; i++)
         free(cp->names[i]);
     free(cp->names);
+    free(cp->name_bits);
     vp_strmap_free(cp->intern);
     free(cp->rows);
     free(cp->dropped_by_name);

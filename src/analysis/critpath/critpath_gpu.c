@@ -201,8 +201,8 @@ static void event_sync_maps(const vp_critpath *cp, const uint8_t *ln, sync_maps 
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         nwait += r->wait_stream > -1;
-        nrec += vp_cp_is_named(cp, r, "cudaEventRecord");
-        nswe += vp_cp_is_named(cp, r, "cudaStreamWaitEvent");
+        nrec += vp_cp_named(cp, r, VP_CPN_EVENT_RECORD);
+        nswe += vp_cp_named(cp, r, VP_CPN_WAIT_EVENT);
     }
     /* the stream and device each recorded event is waited on */
     vp_cp_imap waited;
@@ -215,11 +215,11 @@ static void event_sync_maps(const vp_critpath *cp, const uint8_t *ln, sync_maps 
     for (size_t i = 0; i < cp->nrows; i++) {
         const vp_cp_row *r = &cp->rows[i];
         int32_t w;
-        if (vp_cp_is_named(cp, r, "cudaEventRecord") && (w = vp_cp_imap_get(&waited, r->corr)) >= 0) {
+        if (vp_cp_named(cp, r, VP_CPN_EVENT_RECORD) && (w = vp_cp_imap_get(&waited, r->corr)) >= 0) {
             const vp_cp_row *wr = &cp->rows[w];
             int32_t prev = find_launch(dev, nl, wr->pid, wr->wait_stream, 0, r->ts, 0);
             vp_cp_imap_put(&m->record_prev, r->corr, prev);
-        } else if (vp_cp_is_named(cp, r, "cudaStreamWaitEvent") && is_placed_kernel(cp, r->partner)) {
+        } else if (vp_cp_named(cp, r, VP_CPN_WAIT_EVENT) && is_placed_kernel(cp, r->partner)) {
             int32_t next = find_launch(thr, nl, r->pid, r->tid, cp->rows[r->partner].stream, r->ts, 1);
             vp_cp_imap_put(&m->wait_next, (int64_t)i, next);
         }
@@ -243,7 +243,7 @@ typedef struct kernel_pass {
     sync_maps m;
     stream_last *last;
     size_t nlast;
-    vp_cp_imap kernel_sync;   /* kernel row -> row of the kernel it waits for */
+    const vp_cp_imap *kernel_sync;   /* kernel row -> row of the kernel it waits for */
 } kernel_pass;
 
 static int32_t *last_on(kernel_pass *p, int64_t stream)
@@ -265,28 +265,23 @@ static void cuda_sync(kernel_pass *p, int32_t row)
     vp_cp_graph *g = p->g;
     const vp_critpath *cp = g->cp;
     const vp_cp_row *r = &cp->rows[row];
-    int wait = vp_cp_is_named(cp, r, "Stream Wait Event");
-    if (wait || vp_cp_is_named(cp, r, "Event Sync")) {
+    if (vp_cp_named(cp, r, VP_CPN_STREAM_WAIT))
+        return;   /* the kernel it holds back has it from the GPU cache's kernel_sync */
+    if (vp_cp_named(cp, r, VP_CPN_EVENT_SYNC)) {
         int32_t prev = r->wait_corr >= 0 ? vp_cp_imap_get(&p->m.record_prev, r->wait_corr) : -1;
         if (prev < 0)
             return;
         int32_t src = cp->rows[prev].partner;
-        if (wait) {
-            int32_t next = r->partner >= 0 ? vp_cp_imap_get(&p->m.wait_next, r->partner) : -1;
-            if (next < 0 || cp->rows[next].partner < 0)
-                return;
-            vp_cp_imap_put(&p->kernel_sync, cp->rows[next].partner, src);
-        } else if (src >= 0 && g->end_node[src] >= 0) {
+        if (src >= 0 && g->end_node[src] >= 0)
             sync_edge(g, g->end_node[src], r->partner);
-        }
         return;
     }
     if (r->partner < 0)
         return;
-    if (vp_cp_is_named(cp, r, "Context Sync")) {
+    if (vp_cp_named(cp, r, VP_CPN_CONTEXT_SYNC)) {
         for (size_t i = 0; i < p->nlast; i++)
             sync_edge(g, p->last[i].node, r->partner);
-    } else if (vp_cp_is_named(cp, r, "Stream Sync")) {
+    } else if (vp_cp_named(cp, r, VP_CPN_STREAM_SYNC)) {
         int32_t *l = last_on(p, r->stream);
         if (l)
             sync_edge(g, *l, r->partner);
@@ -302,7 +297,7 @@ static void kernel(kernel_pass *p, int32_t row)
     if (s < 0 || en < 0)
         return;
     vp_cp_attribute(g, vp_cp_add_edge(g, s, en, VP_CP_OPERATOR, 0), -1);
-    int32_t sync = vp_cp_imap_get(&p->kernel_sync, row), sync_end = -1;
+    int32_t sync = vp_cp_imap_get(p->kernel_sync, row), sync_end = -1;
     int added = 0;
     if (sync >= 0) {
         sync_end = g->end_node[sync];
@@ -312,7 +307,6 @@ static void kernel(kernel_pass *p, int32_t row)
             vp_cp_add_edge(g, sync_end, s, VP_CP_SYNC, 0);
             added = 1;
         }
-        vp_cp_imap_put(&p->kernel_sync, row, -1);
     }
     int32_t *last = last_on(p, r->stream);
     int32_t rt = r->partner;
@@ -358,12 +352,59 @@ static int cmp_gpu(const void *a, const void *b)
     return x - y;
 }
 
-/* The queue lengths and the event-record maps are the whole trace's,
- * whatever the window: made once per trace, kept for the next window
- * (summary --critical-path asks for every step). */
+static int gpu_before(const vp_critpath *cp, int32_t x, int32_t y)
+{
+    sort_ctx = cp;
+    return cmp_gpu(&x, &y) < 0;
+}
+
+/* Which kernel each Stream Wait Event holds back, and on which kernel:
+ * the kernel its cudaStreamWaitEvent's next launch on that thread and
+ * stream launched, on the last kernel launched on the recorded stream
+ * before the record.  HTA clips every Stream Wait Event into every
+ * window and walks them with the window's kernels in time order, a later
+ * one for the same kernel replacing an earlier; a kernel takes the last
+ * one before it.  That is the same in every window, so it is made once:
+ * kernel row -> the row it waits for. */
+static void wait_targets(const vp_critpath *cp, const sync_maps *m, vp_cp_imap *ks)
+{
+    size_t n = 0;
+    int32_t *w = NULL;
+    for (size_t i = 0; i < cp->nrows; i++) {
+        const vp_cp_row *r = &cp->rows[i];
+        if (r->stream != -1 && r->kind == VP_EV_SYNC && r->icorr >= 0 &&
+            vp_cp_named(cp, r, VP_CPN_STREAM_WAIT)) {
+            w = vp_realloc(w, (n + 1) * sizeof *w);
+            w[n++] = (int32_t)i;
+        }
+    }
+    sort_ctx = cp;
+    if (n)
+        qsort(w, n, sizeof *w, cmp_gpu);
+    vp_cp_imap_init(ks, n);
+    for (size_t k = 0; k < n; k++) {
+        const vp_cp_row *r = &cp->rows[w[k]];
+        int32_t prev = r->wait_corr >= 0 ? vp_cp_imap_get(&m->record_prev, r->wait_corr) : -1;
+        if (prev < 0)
+            continue;
+        int32_t next = r->partner >= 0 ? vp_cp_imap_get(&m->wait_next, r->partner) : -1;
+        if (next < 0 || cp->rows[next].partner < 0)
+            continue;
+        int32_t kernel = cp->rows[next].partner;
+        if (gpu_before(cp, w[k], kernel))
+            vp_cp_imap_put(ks, kernel, cp->rows[prev].partner);
+    }
+    free(w);
+}
+
+/* The queue lengths, the event-record maps and the Stream Wait Events'
+ * kernels are the whole trace's, whatever the window: made once per
+ * trace, kept for the next window (summary --critical-path asks for
+ * every step). */
 typedef struct gpu_cache {
     int32_t *q;
     sync_maps m;
+    vp_cp_imap kernel_sync;
 } gpu_cache;
 
 void vp_cp_gpu_cache_free(vp_critpath *cp)
@@ -374,6 +415,7 @@ void vp_cp_gpu_cache_free(vp_critpath *cp)
     free(c->q);
     vp_cp_imap_free(&c->m.record_prev);
     vp_cp_imap_free(&c->m.wait_next);
+    vp_cp_imap_free(&c->kernel_sync);
     free(c);
     cp->gpu_cache = NULL;
 }
@@ -386,25 +428,19 @@ void vp_cp_kernel_edges(vp_cp_graph *g)
         uint8_t *ln = launch_names(cp);
         c->q = queue_lengths(cp, ln);
         event_sync_maps(cp, ln, &c->m);
+        wait_targets(cp, &c->m, &c->kernel_sync);
         free(ln);
         cp->gpu_cache = c;
     }
     gpu_cache *c = cp->gpu_cache;
-    kernel_pass p = {.g = g, .q = c->q, .m = c->m};
-    int32_t *rows = vp_malloc((cp->nrows + 1) * sizeof *rows);
-    size_t n = 0, nwaits = 0;
-    for (size_t i = 0; i < cp->nrows; i++) {
-        const vp_cp_row *r = &cp->rows[i];
-        if (g->clipped[i] && r->icorr >= 0 &&
-            (r->stream != -1 || vp_cp_is_named(cp, r, "Event Sync") ||
-             vp_cp_is_named(cp, r, "Context Sync"))) {
-            rows[n++] = (int32_t)i;
-            nwaits += vp_cp_is_named(cp, r, "Stream Wait Event");
-        }
+    kernel_pass p = {.g = g, .q = c->q, .m = c->m, .kernel_sync = &c->kernel_sync};
+    int32_t *rows = vp_malloc((g->nclipped + 1) * sizeof *rows);
+    size_t n = 0;
+    for (size_t k = 0; k < g->nclipped; k++) {
+        const vp_cp_row *r = &cp->rows[g->clipped[k]];
+        if (r->icorr >= 0 && (r->stream != -1 || vp_cp_named(cp, r, VP_CPN_EVENT_SYNC | VP_CPN_CONTEXT_SYNC)))
+            rows[n++] = g->clipped[k];
     }
-    /* a key per Stream Wait Event at most (a kernel's own entry is only
-     * ever reset) */
-    vp_cp_imap_init(&p.kernel_sync, nwaits);
     sort_ctx = cp;
     qsort(rows, n, sizeof *rows, cmp_gpu);
     for (size_t i = 0; i < n; i++) {
@@ -415,5 +451,4 @@ void vp_cp_kernel_edges(vp_cp_graph *g)
     }
     free(rows);
     free(p.last);
-    vp_cp_imap_free(&p.kernel_sync);
 }

@@ -8,19 +8,6 @@
 
 #include "critpath_int.h"
 
-static const char *const blocking_calls[] = {
-    "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery",
-    "cudaEventSynchronize",  "cudaMemcpy",            "cudaMemcpyAsync", NULL,
-};
-
-static int name_in(const vp_critpath *cp, const vp_cp_row *r, const char *const *list)
-{
-    for (; *list; list++)
-        if (vp_cp_is_named(cp, r, *list))
-            return 1;
-    return 0;
-}
-
 /* HTA's cpu_op, cuda_runtime and cuda_driver, in every dialect. */
 static int has_node_category(const vp_critpath *cp, const vp_cp_row *r)
 {
@@ -44,22 +31,16 @@ static int cmp_node(const void *a, const void *b)
 void vp_cp_make_nodes(vp_cp_graph *g)
 {
     vp_critpath *cp = g->cp;
-    size_t n = 0;
-    for (size_t i = 0; i < cp->nrows; i++) {
+    g->nodes = vp_malloc((2 * g->nclipped + 1) * sizeof *g->nodes);
+    for (size_t k = 0; k < g->nclipped; k++) {
+        int32_t i = g->clipped[k];
         const vp_cp_row *r = &cp->rows[i];
-        if (g->clipped[i] && (has_node_category(cp, r) || vp_cp_is_data_load(cp, g->o, r) ||
-                              (r->stream != -1 && r->icorr >= 0)))
-            n += 2;
-    }
-    g->nodes = vp_malloc((n ? n : 1) * sizeof *g->nodes);
-    for (size_t i = 0; i < cp->nrows; i++) {
-        const vp_cp_row *r = &cp->rows[i];
-        if (!(g->clipped[i] && (has_node_category(cp, r) || vp_cp_is_data_load(cp, g->o, r) ||
-                                (r->stream != -1 && r->icorr >= 0))))
+        if (!(has_node_category(cp, r) || vp_cp_is_data_load(cp, g->o, r) ||
+              (r->stream != -1 && r->icorr >= 0)))
             continue;
-        uint8_t blocking = (uint8_t)name_in(cp, r, blocking_calls);
-        g->nodes[g->nnodes++] = (vp_cp_node){r->ts, (int32_t)i, 1, blocking};
-        g->nodes[g->nnodes++] = (vp_cp_node){r->ts + r->dur, (int32_t)i, 0, blocking};
+        uint8_t blocking = (uint8_t)vp_cp_named(cp, r, VP_CPN_BLOCKING);
+        g->nodes[g->nnodes++] = (vp_cp_node){r->ts, i, 1, blocking};
+        g->nodes[g->nnodes++] = (vp_cp_node){r->ts + r->dur, i, 0, blocking};
     }
     sort_nodes = g->nodes;
     qsort(g->nodes, g->nnodes, sizeof *g->nodes, cmp_node);
@@ -137,11 +118,9 @@ void vp_cp_attribute(vp_cp_graph *g, int32_t e, int32_t src_parent)
         ed->attr = src_parent;
 }
 
-static const char *const lock_calls[] = {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync", NULL};
-
 static int holds_lock(const vp_cp_graph *g, int32_t n)
 {
-    return name_in(g->cp, &g->cp->rows[g->nodes[n].row], lock_calls);
+    return vp_cp_named(g->cp, &g->cp->rows[g->nodes[n].row], VP_CPN_LOCK);
 }
 
 int vp_cp_shares_lock(const vp_cp_graph *g, int32_t a, int32_t b)

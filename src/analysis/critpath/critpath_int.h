@@ -39,8 +39,11 @@ typedef struct vp_cp_edge {
 typedef struct vp_cp_graph {
     vp_critpath *cp;
     const vp_cp_opts *o;
-    uint8_t *clipped;            /* per row: in the window's frame */
-    int32_t *start_node, *end_node;  /* per row, -1 */
+    const int32_t *clipped;      /* the rows of the window's frame, ascending (but the
+                                  * Stream Wait Events every window holds: see
+                                  * vp_cp_wait_thread and the GPU cache's kernel_sync) */
+    size_t nclipped;
+    int32_t *start_node, *end_node;  /* per row, -1; shared by the windows of a trace */
     vp_cp_node *nodes;
     size_t nnodes;
     vp_cp_edge *edges;
@@ -52,12 +55,28 @@ typedef struct vp_cp_graph {
     size_t no_edge;              /* kernels with no edge into them */
 } vp_cp_graph;
 
+/* The names the graph's rules ask about, as bits of cp->name_bits (set
+ * when a name is interned): a test of a bit, not a strcmp per row. */
+enum {
+    VP_CPN_STREAM_WAIT = 1 << 0,     /* Stream Wait Event */
+    VP_CPN_EVENT_SYNC = 1 << 1,      /* Event Sync */
+    VP_CPN_CONTEXT_SYNC = 1 << 2,    /* Context Sync */
+    VP_CPN_STREAM_SYNC = 1 << 3,     /* Stream Sync */
+    VP_CPN_EVENT_RECORD = 1 << 4,    /* cudaEventRecord */
+    VP_CPN_WAIT_EVENT = 1 << 5,      /* cudaStreamWaitEvent */
+    VP_CPN_BLOCKING = 1 << 6,        /* a synchronising runtime call: its span weighs 0 */
+    VP_CPN_LOCK = 1 << 7,            /* takes the CUDA runtime lock */
+};
+
 uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n);
+static inline int vp_cp_named(const vp_critpath *cp, const vp_cp_row *r, unsigned bits)
+{
+    return (cp->name_bits[r->name] & bits) != 0;
+}
 /* whole: keep every row (no window assumed while streaming). */
 int vp_cp_load(vp_critpath *cp, const char *path, const vp_cp_opts *o, int whole, vp_error *err);
 /* A CPU-side ProfilerStep#N row: 1 with N. */
 int vp_cp_is_step(const vp_critpath *cp, const vp_cp_row *r, long *number);
-int vp_cp_is_named(const vp_critpath *cp, const vp_cp_row *r, const char *name);
 int vp_cp_is_data_load(const vp_critpath *cp, const vp_cp_opts *o, const vp_cp_row *r);
 
 /* Adds (or, as networkx does for an existing pair, updates) an edge; the
@@ -71,6 +90,11 @@ void vp_cp_runtime_lock_edges(vp_cp_graph *g);
 int vp_cp_shares_lock(const vp_cp_graph *g, int32_t a, int32_t b);
 void vp_cp_call_stack_edges(vp_cp_graph *g);
 void vp_cp_kernel_edges(vp_cp_graph *g);
+/* HTA clips every Stream Wait Event into every window: a thread holding one
+ * (pid and tid as the window's thread key sees them) is no CPU thread. */
+int vp_cp_wait_thread(vp_critpath *cp, int64_t pid, int64_t tid, int64_t fwd, int64_t bwd);
+/* The window's graph and path (win_start..win_end set). */
+int vp_cp_window_path(vp_critpath *cp, const vp_cp_opts *o, const char *path, vp_error *err);
 void vp_cp_gpu_cache_free(vp_critpath *cp);
 
 #endif

@@ -12,13 +12,40 @@
 #include "vprof/trace.h"
 #include "vprof/tracepass.h"
 
+static const struct {
+    const char *name;
+    uint16_t bits;
+} known_names[] = {
+    {"Stream Wait Event", VP_CPN_STREAM_WAIT},
+    {"Event Sync", VP_CPN_EVENT_SYNC},
+    {"Context Sync", VP_CPN_CONTEXT_SYNC},
+    {"Stream Sync", VP_CPN_STREAM_SYNC},
+    {"cudaEventRecord", VP_CPN_EVENT_RECORD},
+    {"cudaStreamWaitEvent", VP_CPN_WAIT_EVENT},
+    /* HTA's blocking calls (critical_path_analysis.py) */
+    {"cudaDeviceSynchronize", VP_CPN_BLOCKING},
+    {"cudaStreamSynchronize", VP_CPN_BLOCKING},
+    {"cudaEventQuery", VP_CPN_BLOCKING},
+    {"cudaEventSynchronize", VP_CPN_BLOCKING},
+    {"cudaMemcpy", VP_CPN_BLOCKING},
+    {"cudaMemcpyAsync", VP_CPN_BLOCKING | VP_CPN_LOCK},
+    /* the calls HTA joins under the runtime lock */
+    {"cudaHostAlloc", VP_CPN_LOCK},
+    {"cudaLaunchKernel", VP_CPN_LOCK},
+};
+
 uint32_t vp_cp_intern(vp_critpath *cp, const char *s, size_t n)
 {
     int inserted;
     void **slot = vp_strmap_upsert(cp->intern, s, n, &inserted);
     if (inserted) {
         cp->names = vp_realloc(cp->names, (cp->nnames + 1) * sizeof *cp->names);
+        cp->name_bits = vp_realloc(cp->name_bits, (cp->nnames + 1) * sizeof *cp->name_bits);
         cp->names[cp->nnames] = vp_strndup(s, n);
+        cp->name_bits[cp->nnames] = 0;
+        for (size_t k = 0; k < sizeof known_names / sizeof *known_names; k++)
+            if (strcmp(cp->names[cp->nnames], known_names[k].name) == 0)
+                cp->name_bits[cp->nnames] = known_names[k].bits;
         *slot = (void *)(uintptr_t)++cp->nnames;
     }
     return (uint32_t)((uintptr_t)*slot - 1);
@@ -79,7 +106,7 @@ static void hta_times(const vp_event *ev, int64_t *ts, int64_t *dur)
 
 /* The args asked of every row, prepared once. */
 VP_JSON_KEYSET(row_set, "correlation", "stream", "wait_on_stream",
-               "wait_on_cuda_event_record_corr_id", "device")
+               "wait_on_cuda_event_record_corr_id")
 
 static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t *cap)
 {
@@ -89,7 +116,7 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
         *cap = *cap ? *cap * 2 : 4096;
         cp->rows = vp_realloc(cp->rows, *cap * sizeof *cp->rows);
     }
-    vp_span v[5] = {{0}};
+    vp_span v[4] = {{0}};
     if (ev->args.p)
         vp_json_get_keyset(ev->args, &row_set, v);
     vp_cp_row *r = &cp->rows[cp->nrows++];
@@ -102,10 +129,12 @@ static vp_cp_row *take(vp_critpath *cp, const vp_event *ev, int64_t idx, size_t 
     r->stream = arg_stream(v[1]);
     r->wait_stream = (int32_t)arg_int(v[2], -1);
     r->wait_corr = arg_int(v[3], -1);
-    r->device = (int32_t)arg_int(v[4], -1);
     r->partner = -1;
     r->name = vp_cp_intern(cp, ev->name.p, ev->name.n);
-    r->cat = vp_cp_intern(cp, ev->cat.p, ev->cat.n);
+    /* the category is not kept, but interned all the same: a name's id
+     * is its place in first-seen order, which breaks ties in the top
+     * table, and a category read first moves the ids of later names */
+    vp_cp_intern(cp, ev->cat.p, ev->cat.n);
     r->kind = (uint8_t)vp_event_kind(ev->cat, ev->name);
     return r;
 }
@@ -156,17 +185,11 @@ void vp_cp_imap_free(vp_cp_imap *m)
     free(m->vals);
 }
 
-int vp_cp_is_named(const vp_critpath *cp, const vp_cp_row *r, const char *name)
-{
-    return strcmp(cp->names[r->name], name) == 0;
-}
-
 /* HTA's GPU side of a correlation: a GPU event, or a device-wide sync
  * (Event Sync and Context Sync sit on stream -1). */
 static int gpu_side(const vp_critpath *cp, const vp_cp_row *r)
 {
-    return (r->stream >= 0 && r->corr >= 0) || vp_cp_is_named(cp, r, "Event Sync") ||
-           vp_cp_is_named(cp, r, "Context Sync");
+    return (r->stream >= 0 && r->corr >= 0) || vp_cp_named(cp, r, VP_CPN_EVENT_SYNC | VP_CPN_CONTEXT_SYNC);
 }
 
 /* HTA's inner merge of CPU and GPU sides on the correlation: a row takes
@@ -238,8 +261,13 @@ static void drop_last_step(vp_critpath *cp)
     }
     if (names < 2 || last == INT64_MIN)
         return;
+    /* sized by the ids that go in it (a map of every row was the peak of
+     * summary --critical-path) */
+    size_t nkept = 1;
+    for (size_t i = 0; i < cp->nrows; i++)
+        nkept += !gpu_side(cp, &cp->rows[i]) && cp->rows[i].ts < last && cp->rows[i].corr != -1;
     vp_cp_imap kept;
-    vp_cp_imap_init(&kept, cp->nrows);
+    vp_cp_imap_init(&kept, nkept + 1);
     for (size_t i = 0; i < cp->nrows; i++)
         if (!gpu_side(cp, &cp->rows[i]) && cp->rows[i].ts < last)
             vp_cp_imap_put(&kept, cp->rows[i].corr, 1);
@@ -292,7 +320,7 @@ typedef struct cp_stream {
 static int needed(const vp_critpath *cp, const cp_stream *s, const vp_cp_row *r)
 {
     return r->corr != -1 || (r->ts >= s->ws && r->ts <= s->we) || gpu_side(cp, r) ||
-           is_profiler_step(cp->names[r->name]) || vp_cp_is_named(cp, r, "Stream Wait Event") ||
+           is_profiler_step(cp->names[r->name]) || vp_cp_named(cp, r, VP_CPN_STREAM_WAIT) ||
            strstr(cp->names[r->name], s->annotation);
 }
 

@@ -45,9 +45,9 @@ static int one_tid(const vp_cp_graph *g, const char *word, int64_t *tid)
 {
     const vp_critpath *cp = g->cp;
     int found = 0;
-    for (size_t i = 0; i < cp->nrows; i++) {
-        const vp_cp_row *r = &cp->rows[i];
-        if (!g->clipped[i] || !strstr(cp->names[r->name], word))
+    for (size_t k = 0; k < g->nclipped; k++) {
+        const vp_cp_row *r = &cp->rows[g->clipped[k]];
+        if (!strstr(cp->names[r->name], word))
             continue;
         if (!vp_ev_is_op(r->kind))
             continue;
@@ -181,21 +181,18 @@ static int cmp_thread(const void *a, const void *b)
 
 void vp_cp_call_stack_edges(vp_cp_graph *g)
 {
-    const vp_critpath *cp = g->cp;
+    vp_critpath *cp = g->cp;
     /* the backward thread's events join the forward thread's stack */
     int64_t fwd = 0, bwd = 0;
     int remap = one_tid(g, "forward", &fwd) && one_tid(g, "autograd", &bwd) && fwd && bwd &&
                 fwd != bwd;
-    size_t n = 0;
-    for (size_t i = 0; i < cp->nrows; i++)
-        n += g->clipped[i];
+    size_t n = g->nclipped;
     thread_key *k = vp_malloc((n + 1) * sizeof *k);
-    n = 0;
-    for (size_t i = 0; i < cp->nrows; i++)
-        if (g->clipped[i]) {
-            int64_t tid = cp->rows[i].tid;
-            k[n++] = (thread_key){cp->rows[i].pid, remap && tid == bwd ? fwd : tid, (int32_t)i};
-        }
+    for (size_t j = 0; j < n; j++) {
+        int32_t i = g->clipped[j];
+        int64_t tid = cp->rows[i].tid;
+        k[j] = (thread_key){cp->rows[i].pid, remap && tid == bwd ? fwd : tid, i};
+    }
     qsort(k, n, sizeof *k, cmp_thread);
     int32_t *rows = vp_malloc((n + 1) * sizeof *rows);
     for (size_t a = 0, b; a < n; a = b) {
@@ -206,7 +203,9 @@ void vp_cp_call_stack_edges(vp_cp_graph *g)
             if (cp->rows[k[b].row].stream >= 0)
                 cpu = 0;
         }
-        if (cpu)   /* HTA builds stacks for CPU threads only */
+        /* HTA builds stacks for CPU threads only (every window holds
+         * every Stream Wait Event, on its GPU thread) */
+        if (cpu && !vp_cp_wait_thread(cp, k[a].pid, k[a].tid, remap ? fwd : 0, remap ? bwd : 0))
             walk_thread(g, rows, m);
     }
     free(rows);

@@ -1,6 +1,7 @@
 /* The critical path of every step of a trace (vprof/critpath_steps.h):
- * the rows read once, then vp_critpath_window on each ProfilerStep as
- * `vprof critical-path --instance N` computes it. */
+ * the rows read once, then each ProfilerStep's window as `vprof
+ * critical-path --instance N` computes it, each graph made from the
+ * window's own rows (critpath.c's clip) and freed before the next. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +48,13 @@ void vp_cp_steps_end(vp_cp_steps *s, const char *path, long rank)
             continue;
         long step;
         if (vp_cp_is_step(cp, r, &step)) {
+            /* the window vp_critpath_window finds for this instance, without
+             * a search of every row for it */
             vp_cp_opts o = {.annotation = ANNOTATION, .instance = instance};
             vp_error err = {0};
-            if (vp_critpath_window(cp, &o, path, &err) == VP_EXIT_OK) {
+            cp->win_start = r->ts;
+            cp->win_end = r->ts + r->dur;
+            if (vp_cp_window_path(cp, &o, path, &err) == VP_EXIT_OK) {
                 vp_cp_bound b = vp_critpath_top_bound(cp);
                 add(s, (vp_cp_verdict){rank, step, instance, b, cp->bound_us[b], cp->total_us});
             } else {
