@@ -1,5 +1,6 @@
 /* vprof api: per runtime and driver API name, nsys cuda_api_sum. */
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "cmd/evsum_cli.h"
 
 const char cmd_api_usage[] =

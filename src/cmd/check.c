@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/gatecli.h"
-#include "cmd/runopts.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/gatecli.h"
+#include "cli/runopts.h"
 #include "vprof/runstats.h"
 #include "vprof/source.h"
 #include "vprof/util.h"

@@ -1,6 +1,7 @@
 /* vprof copies: memcpy and memset per kind, nsys cuda_gpu_mem_time_sum and
  * cuda_gpu_mem_size_sum. */
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "cmd/evsum_cli.h"
 
 /* The tables, in the order csv and tsv choose from (vp_cmd.tables). */

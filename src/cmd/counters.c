@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/scale.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/scale.h"
 #include "vprof/counters.h"
 #include "vprof/counters_view.h"
 #include "vprof/util.h"

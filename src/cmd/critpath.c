@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "vprof/critpath.h"
 #include "vprof/critpath_view.h"
 #include "vprof/util.h"

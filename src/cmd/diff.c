@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/gatecli.h"
-#include "cmd/inputs.h"
-#include "cmd/runopts.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/gatecli.h"
+#include "cli/inputs.h"
+#include "cli/runopts.h"
 #include "vprof/diff_view.h"
 #include "vprof/runstats.h"
 #include "vprof/table.h"

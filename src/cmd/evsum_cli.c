@@ -3,9 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "cmd/evsum_cli.h"
-#include "cmd/scale.h"
+#include "cli/scale.h"
 #include "vprof/evsum_view.h"
 #include "vprof/rangeproj_view.h"
 

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/scale.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/scale.h"
 #include "vprof/kernels.h"
 #include "vprof/kernels_view.h"
 #include "vprof/util.h"

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/scale.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/scale.h"
 #include "vprof/launches.h"
 #include "vprof/launches_view.h"
 #include "vprof/util.h"

@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/inputs.h"
-#include "cmd/scale.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/inputs.h"
+#include "cli/scale.h"
 #include "vprof/error.h"
 #include "vprof/memview.h"
 #include "vprof/units.h"
@@ -177,7 +178,7 @@ static int read_doc(const mem_opts *o, vp_memdoc *d)
     return err.status;
 }
 
-/* ---- several traces: partial results (cmd/scale.h, docs/partials.md) ---- */
+/* ---- several traces: partial results (cli/scale.h, docs/partials.md) ---- */
 
 typedef struct mem_parts {
     const mem_opts *o;
@@ -312,7 +313,7 @@ int cmd_memory(int argc, char **argv)
     return status;
 }
 
-/* The operands, resolved (cmd/inputs.h): a directory of traces is
+/* The operands, resolved (cli/inputs.h): a directory of traces is
  * several traces. */
 static int memory_inputs(const mem_opts *o, char *const *inputs, size_t n)
 {

@@ -1,14 +1,15 @@
 /* vprof merge: the options, the merge engine (vprof/merge.h), and what it
  * did said on standard error.  --mpi shares the inputs among MPI
- * processes through cmd/mpi.h, the only place the binary talks MPI. */
+ * processes through cli/mpi.h, the only place the binary talks MPI. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/inputs.h"
-#include "cmd/mpi.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/inputs.h"
+#include "cli/mpi.h"
 #include "vprof/ascend_files.h"
 #include "vprof/merge.h"
 #include "vprof/trace_writer.h"

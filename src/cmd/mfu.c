@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/inputs.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/inputs.h"
 #include "vprof/flops.h"
 #include "vprof/mfu_job.h"
 #include "vprof/mfu_view.h"

@@ -1,5 +1,6 @@
 /* vprof ranges: per user annotation, nsys nvtx_sum. */
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "cmd/evsum_cli.h"
 
 /* The tables, in the order csv and tsv choose from (vp_cmd.tables). */

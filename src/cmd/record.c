@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "vprof/capture.h"
 #include "vprof/launch.h"
 #include "vprof/msprof.h"

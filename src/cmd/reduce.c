@@ -4,15 +4,16 @@
  * The first partial's header names the command and the options that
  * shaped it; reduce runs that command with those options, its own
  * (presentation) options after them, and the partials as operands, which
- * the command then reads as partials (cmd/scale.h: vp_reducing). */
+ * the command then reads as partials (cli/scale.h: vp_reducing). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/scale.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/scale.h"
 #include "vprof/analyses.h"
 #include "vprof/error.h"
 #include "vprof/part.h"

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/inputs.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/inputs.h"
 #include "cmd/report.h"
-#include "cmd/runopts.h"
+#include "cli/runopts.h"
 #include "vprof/diff_view.h"
 #include "vprof/findings.h"
 #include "vprof/report_page.h"

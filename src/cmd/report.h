@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "cmd/cli.h"
-#include "cmd/runopts.h"
+#include "cli/cli.h"
+#include "cli/runopts.h"
 #include "vprof/exec.h"
 
 #define VP_REPORT_TABLES 32

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/ascend_cmd.h"
+#include "cli/ascend_cmd.h"
 #include "cmd/report.h"
 #include "vprof/comm_view.h"
 #include "vprof/ascend_files.h"
@@ -18,8 +18,8 @@
 #include "vprof/report_run.h"
 #include "vprof/steps_view.h"
 #include "vprof/summary_view.h"
-#include "cmd/inputs.h"
-#include "cmd/scale.h"
+#include "cli/inputs.h"
+#include "cli/scale.h"
 
 void vp_report_input_init(vp_report_input *in)
 {

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/scale.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/scale.h"
 #include "vprof/roofline.h"
 #include "vprof/roofline_view.h"
 #include "vprof/util.h"

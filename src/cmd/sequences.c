@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
 #include "vprof/sequences.h"
 #include "vprof/sequences_view.h"
 

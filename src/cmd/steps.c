@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/ascend_cmd.h"
-#include "cmd/cli.h"
-#include "cmd/gpupass_cli.h"
-#include "cmd/scale.h"
+#include "cli/ascend_cmd.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/gpupass_cli.h"
+#include "cli/scale.h"
 #include "vprof/rank.h"
 #include "vprof/ascend_groups.h"
 #include "vprof/ascend_partial.h"

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/runopts.h"
+#include "cli/cli.h"
+#include "cmd/commands.h"
+#include "cli/runopts.h"
 #include "vprof/classify.h"
 #include "vprof/critpath_view.h"
 #include "vprof/findings.h"

@@ -1,4 +1,4 @@
-/* A pickle decoder for data only (see include/vprof/pickle.h).
+/* A pickle decoder for data only (see include/input/vprof/pickle.h).
  *
  * The decoder is a loop over opcodes with a value stack and a mark stack,
  * as pickle's own machine is, but it knows no opcode that can name a class

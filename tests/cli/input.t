@@ -1,5 +1,5 @@
 # What every command that reads traces does with its operands (one
-# resolver, src/cmd/inputs.c; the reader, src/trace/reader.c): JSON that is
+# resolver, src/cli/inputs.c; the reader, src/trace/reader.c): JSON that is
 # not a trace, directories, one file named twice, a pickle, a truncated
 # .gz, and options that exclude each other.  Small constructed files, and
 # the bundled HTA traces.

@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/collective.c and gpuwork.c, and for
+/* Unit tests for src/analysis/comm/collective.c and gpuwork.c, and for
  * comm.c (exposed time per collective, bus bandwidth, stragglers) and
  * breakdown.c (per-step breakdown, idle rows) with their partial
  * save/merge round trips. */

@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/corrjoin.c: the one correlation join of
+/* Unit tests for src/analysis/core/corrjoin.c: the one correlation join of
  * `vprof ops` (the GPU time of a call) and `vprof launches` (the call of
  * GPU work), both sides in either order, the earliest of repeated calls,
  * repeated GPU work summed, unknown ids, and growth past the first table. */

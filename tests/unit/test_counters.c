@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/describe.c, npsort.c, counters*.c: pandas'
+/* Unit tests for src/analysis/core/describe.c, npsort.c, counters*.c: pandas'
  * describe() as HTA's summaries compute it, numpy's argsort order of equal
  * keys, HTA's copy kinds and launch set, and the queue and bandwidth of a
  * small trace with the partial result's save/merge round trip.  The

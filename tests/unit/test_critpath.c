@@ -18,7 +18,7 @@
 #include "vprof/critpath_steps.h"
 #include "vprof/trace.h"
 
-#include "analysis/critpath_int.h"
+#include "analysis/critpath/critpath_int.h"
 #include "tmppath.h"
 
 /* Step 0 (0..100 us) on thread 1: aten::op 10..40 launches k (call 15..20,

@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/evsum.c: the three families' selection and
+/* Unit tests for src/analysis/evsum/evsum.c: the three families' selection and
  * keys (API names, copy kinds with bytes, ranges per category), exact
  * statistics, and the partial result's save/merge round trip; the calls
  * api_statistic.csv totalled (pre-totalled parts: their combination with

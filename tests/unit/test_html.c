@@ -1,5 +1,5 @@
-/* Unit tests for vprof report's page parts: src/report/bars.c (the bar
- * charts of the SVG module) and src/report/html.c (tables, findings,
+/* Unit tests for vprof report's page parts: src/report/chart/bars.c (the bar
+ * charts of the SVG module) and src/report/page/html.c (tables, findings,
  * charts from a table's columns), and the table read-back of table.c. */
 #include <setjmp.h>
 #include <stdarg.h>

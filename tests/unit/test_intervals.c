@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/intervals.c: exact set algebra, checked
+/* Unit tests for src/analysis/core/intervals.c: exact set algebra, checked
  * against a brute-force bitmap on random sets. */
 #include <setjmp.h>
 #include <stdarg.h>

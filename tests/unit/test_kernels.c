@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/kernels.c: grouping by name and by rank and
+/* Unit tests for src/analysis/kernels/kernels.c: grouping by name and by rank and
  * stream, exact medians of odd and even counts, the (others) fold, and
  * the partial result's save/merge round trip, and a damaged partial that
  * would not save back to its own bytes refused; the class totals that

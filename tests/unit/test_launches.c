@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/launches.c (the join itself: test_corrjoin.c): HTA's three
+/* Unit tests for src/analysis/launches/launches.c (the join itself: test_corrjoin.c): HTA's three
  * numbers per launch, its plot counts, nsys cuda_kern_exec_sum's samples,
  * the earliest of repeated calls, unlaunched work, --steps, the rows kept
  * under a bound, and the partial result's save/merge round trip. */

@@ -1,4 +1,4 @@
-/* A trace's [memory] events kept for a chart (src/analysis/memevents.c,
+/* A trace's [memory] events kept for a chart (src/analysis/memory/memevents.c,
  * VP_MEM_POINTS_CHART): every event below VP_MEM_CHART_POINTS, then each
  * time bucket's first, last, least and most allocated and reserved
  * events; the same points whatever the order the events came in and

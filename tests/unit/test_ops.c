@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/ops.c and ops_read.c: the operator tree as
+/* Unit tests for src/analysis/ops/ops.c and ops_read.c: the operator tree as
  * torch builds it (only children of the same name folded, filtered names,
  * runtime calls as children, threads written out of time order), the GPU
  * time of launches, the sort, the fold, and the partial result's
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "vprof/ops.h"
-#include "analysis/ops_tree.h"
+#include "analysis/ops/ops_tree.h"
 
 #include "tmppath.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/roofline_model.c and roofline.c: each cost
+/* Unit tests for src/analysis/roofline/roofline_model.c and roofline.c: each cost
  * model on shapes computed by hand (docs/roofline.md has the formulas),
  * including broadcasting, causal attention, grouped and transposed
  * convolutions and FP8 GEMMs; the three checks of TraceLens's reference

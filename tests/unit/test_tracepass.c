@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/tracepass.c, the one per-file pass of every
+/* Unit tests for src/analysis/core/tracepass.c, the one per-file pass of every
  * reader of events: each event seen once in file order, the rank (the
  * trace's, an override, the position), step selection (the pass's own
  * steps, or steps the observer feeds), the shared warnings through the

@@ -1,0 +1,137 @@
+/* Options shared by summary, diff and check (see runopts.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+
+#include "cli/runopts.h"
+#include "cli/scale.h"
+#include "vprof/roofline.h"
+
+void vp_run_cli_init(vp_run_cli *o, const char *cmd)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->run.progress = 1;
+}
+
+static int number(const char *cmd, const char *opt, const char *arg, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0)) {
+        vp_usage_error(cmd, "%s: expected a positive number, found '%s'", opt, arg);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+int vp_run_option(vp_run_cli *o, const char *cmd, int c, const char *arg)
+{
+    double v;
+    switch (c) {
+    case VP_OPT_RUN_MODEL:
+        o->mfu.model = arg;
+        vp_cli_input("--model", arg);
+        return 1;
+    case VP_OPT_RUN_TOKENS:
+        return number(cmd, "--tokens-per-step", arg, &o->mfu.tokens_per_step);
+    case VP_OPT_RUN_SEQLEN:
+        return number(cmd, "--seq-len", arg, &o->mfu.seq_len);
+    case VP_OPT_RUN_PEAK:
+        return number(cmd, "--peak-tflops", arg, &o->mfu.peak_tflops);
+    case VP_OPT_RUN_WORLD:
+        if (number(cmd, "--world-size", arg, &v) < 0)
+            return -1;
+        o->mfu.world_size = (long)v;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void vp_run_cli_opts(const vp_run_cli *o, const vp_common_opts *common, vp_run_opts *out)
+{
+    *out = o->run;
+    out->steps = common->steps;
+    out->steps_given = common->has_steps;
+    out->partial = common->partial;
+    out->classes = common->classes;
+}
+
+int vp_run_cli_mfu(const vp_run_cli *o, vp_run *run)
+{
+    vp_error err = {0};
+    if (o->mfu.model && vp_run_add_mfu(run, &o->mfu, &err) != 0) {
+        vp_error_print(&err);
+        return err.status ? err.status : VP_EXIT_INPUT;
+    }
+    return VP_EXIT_OK;
+}
+
+void vp_run_cli_gate(vp_run_cli *o, const char *gate_text)
+{
+    if (strstr(gate_text, "roofline."))
+        o->roofline = 1;
+}
+
+/* roofline.gemm_pct and roofline.attention_pct: vprof roofline's pass
+ * over the same traces (vp_roofline_weighted_pct), set where the run has
+ * such rows with a roof.  Not for partials (they carry no operator
+ * trees) nor Ascend profile directories (no Input Dims there). */
+static int run_cli_roofline(const vp_common_opts *common, char *const *paths, size_t n,
+                            vp_run *run)
+{
+    struct stat st;
+    if (vp_reducing || common->save_part)
+        return VP_EXIT_OK;
+    for (size_t i = 0; i < n; i++)
+        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+            return VP_EXIT_OK;
+    vp_roofline_opts ro = {.steps = common->has_steps ? &common->steps : NULL,
+                           .partial = common->partial};
+    vp_ops_opts oo;
+    vp_roofline_ops_opts(&ro, &oo);
+    vp_ops m;
+    vp_ops_init(&m, &oo);
+    vp_parts parts = {.cmd = "roofline", .opts = &oo, .model = &m};
+    int status = vp_parts_run(common, &parts, paths, n);
+    if (status == VP_EXIT_OK) {
+        vp_ops_finish(&m, VP_OSORT_GPU_TOTAL);
+        vp_roofline r;
+        vp_roofline_build(&r, &ro, &m, m.device, VP_RLSORT_TIME);
+        double g = vp_roofline_weighted_pct(&r, VP_RL_MASK_GEMM),
+               a = vp_roofline_weighted_pct(&r, VP_RL_MASK_ATTENTION);
+        if (g >= 0)
+            vp_run_set(run, "roofline.gemm_pct", g);
+        if (a >= 0)
+            vp_run_set(run, "roofline.attention_pct", a);
+        vp_roofline_free(&r);
+    }
+    vp_ops_free(&m);
+    return status == VP_PARTS_DONE ? VP_EXIT_OK : status;
+}
+
+vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char *const *paths,
+                        size_t n, int *status)
+{
+    vp_run_opts opts;
+    vp_run_cli_opts(o, common, &opts);
+    vp_run *run = vp_run_new();
+    /* check and diff read their runs as summary does: one analysis */
+    vp_parts parts = {.cmd = o->cmd, .opts = &opts, .model = run, .analysis = "summary"};
+    int st = vp_parts_run(common, &parts, paths, n);
+    if (st != VP_EXIT_OK) {
+        vp_run_free(run);
+        *status = st == VP_PARTS_DONE ? VP_EXIT_OK : st;
+        return NULL;
+    }
+    vp_run_finish(run);
+    if ((o->roofline && (*status = run_cli_roofline(common, paths, n, run)) != VP_EXIT_OK) ||
+        (*status = vp_run_cli_mfu(o, run)) != VP_EXIT_OK) {
+        vp_run_free(run);
+        return NULL;
+    }
+    return run;
+}
