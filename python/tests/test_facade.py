@@ -38,13 +38,22 @@ def test_kernel_types_by_name():
     assert kernel_type("Event Sync") == "OTHER"
 
 
-def test_memory_kernels_kernel_type_table_not_implemented(vprof_bin):
+def test_kernel_type_table_with_memory(vprof_bin):
     a = TraceAnalysis(trace_files=T)
-    with pytest.raises(NotImplementedError, match="include_memory_kernels=True"):
-        a.get_gpu_kernel_breakdown(visualize=False)
+    kt, kd = a.get_gpu_kernel_breakdown(visualize=False)
+    # HTA's table on trace_filter, both ranks (peers.md 1.5): the time of
+    # each combination of compute, communication and memory, whole us
+    assert list(zip(kt["kernel_type"], kt["sum"], kt["percentage"])) == [
+        ("COMMUNICATION", 305584, 55.5), ("COMPUTATION", 185023, 33.6),
+        ("COMPUTATION overlapping COMMUNICATION", 56747, 10.3), ("MEMORY", 2288, 0.4),
+        ("COMMUNICATION overlapping MEMORY", 1011, 0.2), ("COMPUTATION overlapping MEMORY", 18, 0.0),
+        ("COMPUTATION overlapping COMMUNICATION overlapping MEMORY", 12, 0.0)]
+    assert set(kd["kernel_type"]) == {"COMMUNICATION", "COMPUTATION", "MEMORY"}
+    # without memory in the sweep, its overlaps fall to the other types
     kt, kd = a.get_gpu_kernel_breakdown(visualize=False, include_memory_kernels=False)
-    assert kt["kernel_type"].tolist() == ["COMMUNICATION", "COMPUTATION",
-                                          "COMPUTATION overlapping COMMUNICATION"]
+    assert list(zip(kt["kernel_type"], kt["sum"])) == [
+        ("COMMUNICATION", 305584 + 1011), ("COMPUTATION", 185023 + 18),
+        ("COMPUTATION overlapping COMMUNICATION", 56747 + 12)]
     assert set(kd["kernel_type"]) == {"COMMUNICATION", "COMPUTATION"}
     # num_kernels=10: at most 10 names and "others" per rank and type
     assert kd.groupby(["rank", "kernel_type"]).size().tolist() == [1, 11, 1, 11]

@@ -13,12 +13,11 @@ Tolerances, per method (HTA's rounding):
 - dtypes as HTA's (float64 µs, int64 ranks, streams, counts, object
   names), but on the traces whose JSON times are all integers (INT_DTYPES),
   where HTA's µs columns are int64 and vprof.hta's float64.
-On the traces with fractional microsecond timestamps (FRACTIONAL), HTA
-rounds every event's start up and end down (peers.md 1.1) while vprof's
-kernels, comm, steps, launches and sequences keep the exact times: those
-methods are not compared there (tests/hta/compare_hta*.py check vprof
-against an exact computation on them); counters and the critical path use
-HTA's rounding in vprof, so they are compared on every set.
+On the traces with fractional microsecond timestamps (amd_trace, mtia,
+nccl_parser_config, ns_resolution_trace) HTA rounds every event's start up
+and end down (peers.md 1.1); vprof.hta runs vprof with VPROF_HTA_TIMES=1,
+which rounds them the same way in the reader, so every method is compared
+on every set with the tolerances above.
 """
 import os
 
@@ -34,7 +33,6 @@ DIRS = {"amd_trace": "amd_trace", "cpu_only": "cpu_only", "critical_path_alexnet
         "nccl_parser_config": "nccl_parser_config", "ns_resolution_trace": "ns_resolution_trace",
         "rank_non_gpu": "rank_non_gpu", "trace_compare_base": "trace_compare/base",
         "trace_compare_test": "trace_compare/test", "trace_filter": "trace_filter"}
-FRACTIONAL = {"amd_trace", "mtia_inference_trace", "nccl_parser_config", "ns_resolution_trace"}
 
 pytestmark = pytest.mark.skipif(not os.path.isdir(ORACLE), reason=f"{ORACLE} is absent (no ../shared)")
 
@@ -69,16 +67,23 @@ def equal(mine, want, s=None):
                                   check_dtype=s not in INT_DTYPES)
 
 
-# Where HTA's rounding of fractional timestamps changes a method's numbers;
-# elsewhere on those sets (no communication: NaN overlap; no launches) the
-# method is compared too.
-ROUNDED = {"get_comm_comp_overlap": {"nccl_parser_config"},
-           "get_cuda_kernel_launch_stats": {"mtia_inference_trace", "nccl_parser_config",
-                                            "ns_resolution_trace"}}
+# On mtia_inference_trace the union methods differ for two reasons of
+# HTA's (docs/python.md): its COMPUTATION excludes MTIA's pe_exe (107.7 ms
+# of kernels; vprof's classes count it as compute), and its rounding leaves
+# 207 events ending 1 us before they start, which its interval merge counts
+# as -1 us of busy time and its type sweep as a negative count (its 1 us
+# "COMPUTATION overlapping COMMUNICATION" on a trace without communication);
+# vprof's unions drop an interval that ends before it starts.  Strict: an
+# equal result fails here, to be counted.
+NEGATIVE_UNIONS = {"test_kernel_type_df", "test_temporal_breakdown", "test_idle_time_breakdown"}
 
 
 def exact_sets(method=None):
-    return [s for s in DIRS if s not in (ROUNDED[method] if method in ROUNDED else FRACTIONAL)]
+    if method in NEGATIVE_UNIONS:
+        return [pytest.param(s, marks=pytest.mark.xfail(
+            strict=True, reason="HTA: pe_exe is OTHER; -1 us events in its unions")) if s == "mtia_inference_trace"
+                else s for s in DIRS]
+    return list(DIRS)
 
 
 @pytest.mark.parametrize("s", exact_sets())
@@ -86,30 +91,17 @@ def exact_sets(method=None):
 def test_kernel_df(vprof_bin, s, which):
     want = oracle(s, which)
     n = 10 if "top10" in which else 10 ** 9
-    ta = analyzer(s)
-    _, mine = ta.get_gpu_kernel_breakdown(visualize=False, num_kernels=n, include_memory_kernels=False) \
-        if not (want["kernel_type"] == "MEMORY").any() else (None, None)
-    if mine is None:
-        # memory kernels: the kernel-type table raises, the per-kernel table is HTA's
-        with pytest.raises(NotImplementedError, match="include_memory_kernels"):
-            ta.get_gpu_kernel_breakdown(visualize=False, num_kernels=n)
-        _, mine = ta.get_gpu_kernel_breakdown(visualize=False, num_kernels=n, include_memory_kernels=False)
-        want = want[want["kernel_type"] != "MEMORY"]
-    equal(mine, want.reset_index(drop=True), s)
+    _, mine = analyzer(s).get_gpu_kernel_breakdown(visualize=False, num_kernels=n,
+                                                   include_memory_kernels=True)
+    equal(mine, want, s)
     if not mine.empty:
         assert mine["sum (us)"].dtype == "float64" and mine["rank"].dtype == "int64"
 
 
-@pytest.mark.parametrize("s", exact_sets())
+@pytest.mark.parametrize("s", exact_sets("test_kernel_type_df"))
 def test_kernel_type_df(vprof_bin, s):
-    want = oracle(s, "kernel_type_breakdown.csv")
-    ta = analyzer(s)
-    if (want["kernel_type"].str.contains("MEMORY")).any():
-        with pytest.raises(NotImplementedError):
-            ta.get_gpu_kernel_breakdown(visualize=False)
-        pytest.skip("memory kernels: vprof does not split their overlap (NotImplementedError)")
-    mine, _ = ta.get_gpu_kernel_breakdown(visualize=False)
-    equal(mine, want, s)
+    mine, _ = analyzer(s).get_gpu_kernel_breakdown(visualize=False, include_memory_kernels=True)
+    equal(mine, oracle(s, "kernel_type_breakdown.csv"), s)
 
 
 @pytest.mark.parametrize("s", exact_sets("get_comm_comp_overlap"))
@@ -117,12 +109,12 @@ def test_comm_comp_overlap(vprof_bin, s):
     equal(analyzer(s).get_comm_comp_overlap(visualize=False), oracle(s, "comm_comp_overlap.csv"), s)
 
 
-@pytest.mark.parametrize("s", exact_sets())
+@pytest.mark.parametrize("s", exact_sets("test_temporal_breakdown"))
 def test_temporal_breakdown(vprof_bin, s):
     equal(analyzer(s).get_temporal_breakdown(visualize=False), oracle(s, "temporal_breakdown.csv"), s)
 
 
-@pytest.mark.parametrize("s", exact_sets())
+@pytest.mark.parametrize("s", exact_sets("test_idle_time_breakdown"))
 def test_idle_time_breakdown(vprof_bin, s):
     want = oracle(s, "idle_time_breakdown.csv")
     ta = analyzer(s)
@@ -173,6 +165,8 @@ def sequence_cases():
         if os.path.exists(ops):
             for r in pd.read_csv(ops).itertuples():
                 if r.operator_name in SLOW and os.environ.get("VPROF_TEST_SLOW") != "1":
+                    continue
+                if r.file.endswith("_ERROR.txt"):   # HTA raised: no DataFrame to compare
                     continue
                 out.append((s, r.file, r.operator_name, int(r.rank)))
     return out or [pytest.param(None, None, None, None, marks=pytest.mark.skip("no ../shared"))]

@@ -52,13 +52,16 @@ def binary():
         "package from the vprof repository (it then builds or copies build/vprof)")
 
 
-def run_json(command, args, keep_stderr=False):
+def run_json(command, args, keep_stderr=False, hta_times=False):
     """Runs `vprof COMMAND -f json ARGS...`: the parsed JSON document and
     the exit status (0, or 1 where a gate failed and the tables were still
     printed), and with keep_stderr its standard error's text instead of
-    warnings. Any other failure raises VprofError."""
+    warnings. hta_times: with VPROF_HTA_TIMES=1, so that vprof reads every
+    event's times as HTA rounds them (docs/trace-input.md). Any other
+    failure raises VprofError."""
     cmd = [binary(), command, "-f", "json"] + [str(a) for a in args]
-    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = dict(os.environ, VPROF_HTA_TIMES="1") if hta_times else None
+    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     err = res.stderr.decode("utf-8", "replace").strip()
     if res.returncode not in (0, 1) or (res.returncode == 1 and not res.stdout.strip()):
         raise VprofError(err or "vprof failed without a message", res.returncode, cmd)

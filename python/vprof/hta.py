@@ -10,10 +10,11 @@ rounding; the last ProfilerStep is dropped unless
 include_last_profiler_step=True, as HTA does (only where a trace has two
 steps or more). The numbers come from vprof's commands (kernels, comm,
 steps --idle, counters, launches, critical-path, sequences) run with
-`--steps :-1`; docs/python.md lists, per method, where they equal HTA's
-and why they differ where they do (HTA rounds every event of a trace with
-fractional microsecond timestamps to whole microseconds; vprof's kernels,
-comm, steps, launches and sequences keep the exact times).
+`--steps :-1`, and with VPROF_HTA_TIMES=1: vprof then reads every event's
+times as HTA does, its start rounded up and its end rounded down to the
+microsecond (on traces with fractional microseconds; integer traces are
+unchanged), so that the numbers are HTA's. docs/python.md lists the
+comparisons with HTA's own DataFrames.
 
 A method of HTA's that vprof does not compute raises NotImplementedError
 naming it.
@@ -89,7 +90,8 @@ class TraceAnalysis:
         self.include_last_profiler_step = include_last_profiler_step
         self._runs = {}     # vprof's output per command line
         # One pass over every file: its rank and its steps (vprof -v says both).
-        doc, _, err = run_json("steps", ["--per-rank", "-v", "--"] + files, keep_stderr=True)
+        doc, _, err = run_json("steps", ["--per-rank", "-v", "--"] + files, keep_stderr=True,
+                               hta_times=True)
         self.ranks = {}     # rank -> file
         nsteps = {}
         for line in err.splitlines():
@@ -110,8 +112,8 @@ class TraceAnalysis:
 
     # -- running vprof --------------------------------------------------------
 
-    def _frames(self, command, table, files=None, cache=True, **opts):
-        """The table of `vprof COMMAND` over the trace files, the last step
+    def _frames(self, command, which, files=None, cache=True, **opts):
+        """Table `which` of `vprof COMMAND` over the trace files, the last step
         dropped where HTA drops it: one DataFrame, files run in groups."""
         out = []
         groups = self._groups if files is None else [
@@ -130,10 +132,10 @@ class TraceAnalysis:
             # One run per command line: HTA too reads the traces once.
             key = (command,) + tuple(args) + ("--",) + tuple(fs)
             if key not in self._runs or not cache:
-                self._runs[key] = run_json(command, args + ["--"] + fs)
+                self._runs[key] = run_json(command, args + ["--"] + fs, hta_times=True)
             doc, status = self._runs[key]
-            if table in doc.get("tables", {}):
-                df = tables(doc, status, table)
+            if which in doc.get("tables", {}):
+                df = tables(doc, status, which)
                 if "Rank" not in df.columns and len(fs) == 1:
                     df.insert(0, "Rank", self._rank_of(fs[0]))
                 out.append(df)
@@ -223,42 +225,29 @@ class TraceAnalysis:
         return df
 
     def _kernel_type_table(self, k, include_memory_kernels):
-        """HTA's kernel-type table from vprof comm's exact unions per rank:
-        COMPUTATION alone, COMMUNICATION alone, COMPUTATION overlapping
-        COMMUNICATION. vprof does not split memory copies' overlap with the
-        other two types, so a rank with memory kernels, where they are
-        asked for, raises NotImplementedError."""
-        if include_memory_kernels and k is not None and \
-                (k["kernel_type"] == "MEMORY").any():
-            raise NotImplementedError(
-                "get_gpu_kernel_breakdown(include_memory_kernels=True): HTA's kernel-type table "
-                "splits memcpy/memset time by its overlap with compute and communication kernels, "
-                "which vprof does not compute; this trace has memory kernels. Call it with "
-                "include_memory_kernels=False (HTA's own option), or use vprof.kernels and "
-                "vprof.comm for the per-kernel and overlap numbers.")
-        c = self._frames("comm", "comm")
+        """HTA's kernel-type table from vprof comm's overlaps table: per rank
+        the time of each combination of compute, communication and memory
+        work (memory left out of the combinations without
+        include_memory_kernels), in whole microseconds, summed over ranks;
+        a combination held at an instant only is listed with 0 us, as HTA
+        lists it."""
+        c = self._frames("comm", "overlaps", table="overlaps")
         sums = {}
-        present = set()
         if c is not None:
             for _, r in c.iterrows():
-                both = int(r["Overlapped (ns)"])
-                parts = {"COMPUTATION": int(r["Computing (ns)"]) - both,
-                         "COMMUNICATION": int(r["Communication (ns)"]) - both,
-                         "COMPUTATION overlapping COMMUNICATION": both}
-                for name, ns in parts.items():
-                    sums[name] = sums.get(name, 0) + ns
-        if k is not None:
-            for kt in ("COMPUTATION", "COMMUNICATION"):
-                if (k["kernel_type"] == kt).any():
-                    present.add(kt)
-        # HTA lists a type where its kernels are; the overlap where time overlaps.
-        names = [n for n in ("COMPUTATION", "COMMUNICATION") if n in present]
-        if sums.get("COMPUTATION overlapping COMMUNICATION", 0) > 0:
-            names.append("COMPUTATION overlapping COMMUNICATION")
-        # HTA's union times are whole microseconds (its ts and dur are).
+                name = r["Kernel Type"]
+                if not include_memory_kernels:
+                    if name == "MEMORY":
+                        continue
+                    name = name.replace(" overlapping MEMORY", "")
+                # HTA's union times are whole microseconds (VPROF_HTA_TIMES: so are vprof's).
+                sums[name] = sums.get(name, 0) + int(r["Time (ns)"]) // 1000
+        # HTA's groupby orders the types by name before its sort by time
+        # (numpy's quicksort is an insertion sort at this size: stable).
+        names = sorted(sums)
         df = pd.DataFrame({"kernel_type": pd.Series(names, dtype=object),
-                           "sum": pd.Series([sums.get(n, 0) // 1000 for n in names], dtype="int64")})
-        df = df.sort_values(by=["sum"], ignore_index=True, ascending=False)
+                           "sum": pd.Series([sums[n] for n in names], dtype="int64")})
+        df = df.sort_values(by=["sum"], ignore_index=True, ascending=False, kind="stable")
         total = df["sum"].sum()
         df["percentage"] = (df["sum"] / total) * 100 if total else float("nan")
         return df.round({"percentage": 1})
@@ -422,7 +411,7 @@ class TraceAnalysis:
         args = ["--annotation", annotation, "--instance", str(instance_id), "--top", "0"]
         if data_load_events:
             args += ["--data-load", ",".join(data_load_events)]
-        doc, status = run_json("critical-path", args + ["--", self.ranks[rank]])
+        doc, status = run_json("critical-path", args + ["--", self.ranks[rank]], hta_times=True)
         return CriticalPath(tables(doc, status)), True
 
     def get_frequent_cuda_kernel_sequences(self, operator_name, output_dir, min_pattern_len=3, rank=0,

@@ -29,6 +29,8 @@ const vp_table_doc cmd_comm_tables[] = {
     {"collectives", "per collective: count, time, message size, bus bandwidth"},
     {"spread", "each per-rank figure over the ranks (two ranks or more)"},
     {"stragglers", "per step, the rank that the others waited for (two ranks or more)"},
+    {"overlaps", "per rank, the time of each combination of compute, communication and memory "
+                 "work (HTA's kernel types); only when --table names it"},
     {"step_trace_time", "msprof-analyze's step_trace_time columns (Ascend)"},
     {"hccl_ops", "per HCCL operation, from communication.json (Ascend)"},
     {"hccl_bandwidth", "per transport bandwidth, from communication.json (Ascend)"},
@@ -61,9 +63,10 @@ const char cmd_comm_usage[] =
     "  -f, --format FMT   table (default), csv, tsv, json, md\n"
     "  -o, --output FILE  write there instead of standard output\n"
     "      --table NAME   comm (default), collectives, spread, stragglers, step_trace_time,\n"
-    "                     hccl_ops, hccl_bandwidth, hccl_links, or list (what each holds):\n"
-    "                     print that table alone; csv and tsv print one table, the first of\n"
-    "                     these that the output has unless --table names one\n"
+    "                     hccl_ops, hccl_bandwidth, hccl_links, overlaps, or list (what each\n"
+    "                     holds): print that table alone; csv and tsv print one table, the\n"
+    "                     first of these that the output has unless --table names one;\n"
+    "                     overlaps (HTA's kernel-type table) only when named\n"
     "      --full-names   never shorten text cells in the table format\n"
     "      --partial      accept a truncated trace, with a warning\n"
     "  -v, --verbose      say which rank each file is, and why, and what was read\n"
@@ -272,12 +275,14 @@ int cmd_comm(int argc, char **argv)
         for (size_t j = 0; j < i; j++)
             if (ranks[i].rank == ranks[j].rank)
                 vp_warn("%s and %s both are rank %ld", ranks[j].path, ranks[i].path, ranks[i].rank);
-    vp_table *tables[8];
+    vp_table *tables[9];
     size_t nt = 0;
     if (c.m.nranks) {
         tables[nt++] = vp_comm_rank_table(&c.m, c.common.has_steps);
         tables[nt++] = vp_comm_collective_table(&c.m, c.common.top);
     }
+    if (c.m.nranks && c.common.table && strcmp(c.common.table, "overlaps") == 0)
+        tables[nt++] = vp_comm_overlaps_table(&c.m);
     if (c.m.nranks > 1) {
         tables[nt++] = vp_comm_spread_table(&c.m);
         tables[nt++] = vp_comm_straggler_table(&c.m);

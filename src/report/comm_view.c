@@ -58,6 +58,53 @@ vp_table *vp_comm_rank_table(const vp_comm *c, int selected_steps)
     return t;
 }
 
+/* HTA's kernel-type names of a combination of classes, in its order. */
+static void combination_name(unsigned m, char *out, size_t cap)
+{
+    static const char *const names[3] = {"COMPUTATION", "COMMUNICATION", "MEMORY"};
+    size_t n = 0;
+    out[0] = 0;
+    for (int k = 0; k < 3; k++)
+        if (m >> k & 1)
+            n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s",
+                                  n ? " overlapping " : "", names[k]);
+}
+
+vp_table *vp_comm_overlaps_table(const vp_comm *c)
+{
+    static const vp_col_spec cols[] = {
+        {"Rank", VP_COL_INT, 0}, {"Kernel Type", VP_COL_TEXT, 0}, {"Time", VP_COL_NS, 0},
+        {"Share", VP_COL_PERCENT, 2}, {"Instant Only", VP_COL_INT, 0},
+    };
+    vp_table *t = vp_table_new_cols("overlaps", cols, sizeof cols / sizeof *cols);
+    for (size_t i = 0; i < c->nranks; i++) {
+        const vp_comm_rank *r = &c->ranks[i];
+        int64_t all = 0;
+        for (unsigned m = 1; m < 8; m++)
+            all += r->class_time[m];
+        for (unsigned m = 1; m < 8; m++) {
+            int instant = r->class_instants >> m & 1;
+            if (r->class_time[m] <= 0 && !instant)
+                continue;
+            char name[64];
+            combination_name(m, name, sizeof name);
+            size_t row = vp_table_add_row(t);
+            vp_table_set_int(t, row, 0, r->rank);
+            vp_table_set_text(t, row, 1, name);
+            vp_table_set_int(t, row, 2, r->class_time[m]);
+            if (all > 0)
+                vp_table_set_double(t, row, 3, pct(r->class_time[m], all));
+            vp_table_set_int(t, row, 4, instant);
+        }
+    }
+    vp_table_add_note(t, "Time: of exactly these classes running, of their interval unions (HTA's "
+                         "kernel-type table of get_gpu_kernel_breakdown, per rank); Share: of "
+                         "|compute ∪ communication ∪ memory|; Instant Only 1: the combination holds "
+                         "at instants only, where one class ends as another starts (HTA lists it "
+                         "with 0 us where its sort puts the start first)");
+    return t;
+}
+
 /* min / median / max over ranks of each time, with the ranks at the ends. */
 vp_table *vp_comm_spread_table(vp_comm *c)
 {

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vprof/htatime.h"
 #include "vprof/source.h"
 #include "vprof/trace.h"
 #include "vprof/util.h"
@@ -93,6 +94,7 @@ struct vp_trace {
 
     int progress_on;
     struct timespec progress_last;
+    int hta_times;             /* VPROF_HTA_TIMES=1: times as HTA rounds them (hta_quantise) */
 };
 
 int vp_trace_prepass = 1;
@@ -615,6 +617,20 @@ static void decode_text(vp_trace *t, vp_span *s, unsigned flags, vp_buf *buf)
     s->n = buf->len;
 }
 
+/* VPROF_HTA_TIMES=1 (vprof/htatime.h): the times HTA computes with, each
+ * start rounded up and each end rounded down to the microsecond, so that
+ * an event shorter than a microsecond may end before it starts (HTA keeps
+ * those with a duration of -1 us).  Events without dur keep their start
+ * rounded up (HTA drops them; vprof reads steps and counters from some). */
+static void hta_quantise(vp_event *ev)
+{
+    int64_t start, end;
+    vp_hta_round(ev->ts, ev->has_dur ? ev->dur : 0, &start, &end);
+    ev->ts = start * 1000;
+    if (ev->has_dur)
+        ev->dur = (end - start) * 1000;
+}
+
 /* The event at *pp ('{'), its offset and its decoded name and category. */
 static int take_event(vp_trace *t, const char **pp, const char *end, vp_event *ev,
                       vp_json_fail *fail)
@@ -624,6 +640,8 @@ static int take_event(vp_trace *t, const char **pp, const char *end, vp_event *e
     if (r != VP_JSON_OK)
         return r;
     ev->offset = off_of(t, ev->raw.p);
+    if (t->hta_times && ev->has_ts)
+        hta_quantise(ev);
     decode_text(t, &ev->name, nf, &t->name_buf);
     decode_text(t, &ev->cat, cf, &t->cat_buf);
     return VP_JSON_OK;
@@ -941,6 +959,7 @@ vp_trace *vp_trace_open(const char *path, const vp_trace_opts *opts, vp_error *e
     t->file = vp_strdup(path);
     if (opts)
         t->opts = *opts;
+    t->hta_times = vp_hta_times_asked();
     /* Worth a bar only when reading takes a moment: about 64 MiB of JSON. */
     uint64_t worth = vp_source_is_gzip(src) ? (8u << 20) : (64u << 20);
     t->progress_on = t->opts.progress && !vp_quiet && isatty(STDERR_FILENO) &&

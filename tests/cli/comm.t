@@ -199,6 +199,52 @@ END
 expect_stderr <<'END'
 END
 
+case_ 'overlaps: HTA'"'"'s kernel-type table per rank, asked by name'
+# Summed over the ranks these are HTA's (peers.md 1.5, hta_oracle's
+# kernel_type_breakdown.csv): 185023, 305584, 56747, 2288, 18, 1011, 12 us.
+cd "$DATA/hta"
+vp comm --table overlaps --steps :-1 -f csv trace_filter_rank-0.json.gz trace_filter_rank-1.json.gz
+expect_status 0
+expect_stdout <<'END'
+Rank,Kernel Type,Time (ns),Share (%),Instant Only
+0,COMPUTATION,83182000,29.85,0
+0,COMMUNICATION,171780000,61.64,0
+0,COMPUTATION overlapping COMMUNICATION,23056000,8.27,0
+0,MEMORY,169000,0.06,0
+0,COMPUTATION overlapping MEMORY,2000,0.00,0
+0,COMMUNICATION overlapping MEMORY,479000,0.17,0
+0,COMPUTATION overlapping COMMUNICATION overlapping MEMORY,12000,0.00,0
+1,COMPUTATION,101841000,37.44,0
+1,COMMUNICATION,133804000,49.19,0
+1,COMPUTATION overlapping COMMUNICATION,33691000,12.39,0
+1,MEMORY,2119000,0.78,0
+1,COMPUTATION overlapping MEMORY,16000,0.01,0
+1,COMMUNICATION overlapping MEMORY,532000,0.20,0
+END
+expect_stderr <<'END'
+END
+
+case_ 'VPROF_HTA_TIMES=1: HTA'"'"'s rounded times (amd_trace: HTA'"'"'s 96 and 35 us, exact 110.881 and 38.161)'
+cd "$DATA/hta"
+VPROF_HTA_TIMES=1 vp comm --table overlaps --steps :-1 -f csv amd_trace.json.gz
+expect_status 0
+expect_stdout <<'END'
+Rank,Kernel Type,Time (ns),Share (%),Instant Only
+0,COMPUTATION,96000,73.28,0
+0,MEMORY,35000,26.72,0
+END
+expect_stderr <<'END'
+END
+vp comm --table overlaps --steps :-1 -f csv amd_trace.json.gz
+expect_status 0
+expect_stdout <<'END'
+Rank,Kernel Type,Time (ns),Share (%),Instant Only
+0,COMPUTATION,110881,74.40,0
+0,MEMORY,38161,25.60,0
+END
+expect_stderr <<'END'
+END
+
 case_ 'same rank twice warns'
 cd "$DATA/hta"
 cp trace_filter_rank-0.json.gz "$WORK/copy-rank0.json.gz"

@@ -153,6 +153,51 @@ static void test_gpuwork_measure_and_steps(void **state)
     vp_gpuwork_free(&w);
 }
 
+/* HTA's kernel-type table: the time of each combination of classes, and
+ * the combinations met only where one class ends as another starts. */
+static void test_gpu_class_times(void **state)
+{
+    vp_gpu_sets s;
+    int64_t t[8];
+    unsigned instants;
+    (void)state;
+    vp_gpu_sets_init(&s);
+    vp_ivset_add(&s.comp, 0, 100);
+    vp_ivset_add(&s.comm, 50, 150);
+    vp_ivset_add(&s.mem, 150, 200);    /* starts as communication ends */
+    vp_ivset_add(&s.comp, 200, 220);   /* starts as memory ends */
+    vp_ivset_add(&s.sync, 0, 1000);    /* no class of HTA's */
+    vp_gpu_class_times(&s, t, &instants);
+    assert_int_equal(t[0], 0);
+    assert_int_equal(t[VP_GPU_COMP_BIT], 50 + 20);
+    assert_int_equal(t[VP_GPU_COMP_BIT | VP_GPU_COMM_BIT], 50);
+    assert_int_equal(t[VP_GPU_COMM_BIT], 50);
+    assert_int_equal(t[VP_GPU_MEM_BIT], 50);
+    assert_int_equal(t[VP_GPU_COMP_BIT | VP_GPU_MEM_BIT], 0);
+    assert_int_equal(t[VP_GPU_COMM_BIT | VP_GPU_MEM_BIT], 0);
+    assert_int_equal(t[7], 0);
+    assert_int_equal(instants, 1u << (VP_GPU_COMM_BIT | VP_GPU_MEM_BIT) |
+                                   1u << (VP_GPU_COMP_BIT | VP_GPU_MEM_BIT));
+    /* a combination with time is never instant-only; all three at once */
+    vp_ivset_add(&s.mem, 60, 70);
+    vp_ivset_add(&s.mem, 140, 150);
+    vp_gpu_class_times(&s, t, &instants);
+    assert_int_equal(t[7], 10);
+    assert_int_equal(t[VP_GPU_COMM_BIT | VP_GPU_MEM_BIT], 10);
+    assert_int_equal(t[VP_GPU_COMP_BIT | VP_GPU_COMM_BIT], 40);
+    assert_int_equal(t[VP_GPU_MEM_BIT], 50);
+    assert_int_equal(instants, 1u << (VP_GPU_COMP_BIT | VP_GPU_MEM_BIT));
+    /* nothing: no time, no instant */
+    vp_ivset_clear(&s.comp);
+    vp_ivset_clear(&s.comm);
+    vp_ivset_clear(&s.mem);
+    vp_gpu_class_times(&s, t, &instants);
+    for (int m = 0; m < 8; m++)
+        assert_int_equal(t[m], 0);
+    assert_int_equal(instants, 0);
+    vp_gpu_sets_free(&s);
+}
+
 /* What vp_gpu_pass does with a file's events, without the file. */
 static void pass(vp_gpuwork *w, const vp_event *ev, size_t n, vp_gpu_pass_fn fn, void *ctx)
 {
@@ -643,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_arg_names),
         cmocka_unit_test(test_factors_and_dtypes),
         cmocka_unit_test(test_gpuwork_measure_and_steps),
+        cmocka_unit_test(test_gpu_class_times),
         cmocka_unit_test(test_comm_exposed),
         cmocka_unit_test(test_comm_steps_under_a_reader),
         cmocka_unit_test(test_comm_bandwidth),

@@ -1,4 +1,4 @@
-/* Unit tests for src/analysis/core/htatime.c: the double Python's json reads for
+/* Unit tests for src/trace/htatime.c: the double Python's json reads for
  * a time in us with three decimals, and HTA's rounding of an event's start
  * up and end down.  The expected doubles are Python 3's float() of the
  * same text; the sweep compares with strtod of that text. */

@@ -36,6 +36,8 @@ typedef struct vp_comm_rank {
     size_t nsteps;        /* steps in step_time; 0: it is the span */
     uint64_t gpu_events;
     long world;           /* distributedInfo.world_size, 0: not said */
+    int64_t class_time[8];    /* vp_gpu_class_times: HTA's kernel-type table */
+    unsigned class_instants;
     vp_comm_step_coll *sc;
     size_t nsc, cap_sc;
 } vp_comm_rank;
@@ -96,7 +98,7 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
 
 /* Partial results: save appends what c holds; merge appends a partial's
  * ranks and adds its groups (-1 with err set, status 3, when damaged). */
-enum { VP_COMM_PART_VERSION = 3 };   /* 3: step_exposed, world */
+enum { VP_COMM_PART_VERSION = 4 };   /* 3: step_exposed, world; 4: class_time */
 void vp_comm_save(const vp_comm *c, vp_buf *b);
 int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err);
 

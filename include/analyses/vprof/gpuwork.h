@@ -160,6 +160,18 @@ void vp_gpu_totals_get(vp_rd *r, vp_gpu_totals *t);
 void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, size_t n,
                     vp_gpu_totals *t);
 
+/* The classes of GPU work as bits of a combination (vp_gpu_class_times). */
+enum { VP_GPU_COMP_BIT = 1, VP_GPU_COMM_BIT = 2, VP_GPU_MEM_BIT = 4 };
+
+/* HTA's kernel-type table of the sets vp_gpu_measure built: t[m] = the
+ * time covered by exactly the classes of combination m (a mask of
+ * VP_GPU_*_BIT) of compute, communication and memory, sync work left out;
+ * t[0] = 0.  Their sum is |COMP ∪ COMM ∪ MEM|.  *instants: bit m set when
+ * combination m holds at a single instant only, where one class's union
+ * ends as another's begins (t[m] = 0; HTA lists such a combination with 0 us
+ * when its unstable sort puts the start first). */
+void vp_gpu_class_times(vp_gpu_sets *s, int64_t t[8], unsigned *instants);
+
 /* The exposed communication of the sets vp_gpu_measure built that lies
  * inside [start, end): |COMM ∩ w| - |COMM ∩ COMP ∩ w|. */
 int64_t vp_gpu_exposed_in(vp_gpu_sets *s, int64_t start, int64_t end);

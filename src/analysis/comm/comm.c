@@ -321,6 +321,7 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
     vp_gpu_sets sets;
     vp_gpu_sets_init(&sets);
     vp_gpu_measure(&sets, w->ev, NULL, w->n, &rr->t);
+    vp_gpu_class_times(&sets, rr->class_time, &rr->class_instants);
     rr->gpu_events = w->n;
 
     /* Step time: the selected steps' windows, and the exposed time inside
@@ -366,7 +367,8 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
  * (computed from Ascend traces, or read from step_trace_time.csv, cluster
  * files and DBs) with their parallel groups; communication.json's
  * operations and communication_matrix.json's links (version 2); each rank's
- * exposed time inside its steps and its world size (version 3). */
+ * exposed time inside its steps and its world size (version 3); each
+ * rank's time per combination of classes (version 4). */
 void vp_comm_save(const vp_comm *c, vp_buf *b)
 {
     vp_put_u64(b, c->nranks);
@@ -380,6 +382,9 @@ void vp_comm_save(const vp_comm *c, vp_buf *b)
         vp_put_i64(b, (int64_t)r->nsteps);
         vp_put_i64(b, (int64_t)r->gpu_events);
         vp_put_i64(b, r->world);
+        for (int m = 1; m < 8; m++)
+            vp_put_i64(b, r->class_time[m]);
+        vp_put_u64(b, r->class_instants);
         vp_put_u64(b, r->nsc);
         for (size_t k = 0; k < r->nsc; k++) {
             vp_put_i64(b, r->sc[k].step);
@@ -433,6 +438,9 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
         rr->nsteps = (size_t)vp_get_i64(&r);
         rr->gpu_events = (uint64_t)vp_get_i64(&r);
         rr->world = (long)vp_get_i64(&r);
+        for (int m = 1; m < 8; m++)
+            rr->class_time[m] = vp_get_i64(&r);
+        rr->class_instants = (unsigned)vp_get_u64(&r) & 0xfe;
         size_t nsc = vp_get_count(&r, 3);
         rr->sc = vp_malloc((nsc ? nsc : 1) * sizeof *rr->sc);
         rr->nsc = rr->cap_sc = nsc;

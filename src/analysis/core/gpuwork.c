@@ -434,6 +434,57 @@ void vp_gpu_measure(vp_gpu_sets *s, const vp_gpu_ev *ev, const uint32_t *idx, si
     t->non_compute = t->span - t->compute - t->idle;
 }
 
+void vp_gpu_class_times(vp_gpu_sets *s, int64_t t[8], unsigned *instants)
+{
+    /* One sweep over the three unions' edges: between two edge times the
+     * combination is constant.  Unions are disjoint and non-adjacent, so
+     * at one time a class either starts, ends or neither. */
+    vp_ivset *set[3] = {&s->comp, &s->comm, &s->mem};
+    size_t pos[3] = {0};
+    unsigned live = 0, seen = 0;
+    int64_t at = 0;
+    memset(t, 0, 8 * sizeof *t);
+    for (int k = 0; k < 3; k++)
+        vp_ivset_normalize(set[k]);
+    for (;;) {
+        int64_t next = INT64_MAX;
+        for (int k = 0; k < 3; k++) {
+            if (pos[k] >= set[k]->n)
+                continue;
+            const vp_ival *x = &set[k]->v[pos[k]];
+            int64_t e = live >> k & 1 ? x->end : x->start;
+            if (e < next)
+                next = e;
+        }
+        if (next == INT64_MAX)
+            break;
+        if (live)
+            t[live] += next - at;
+        unsigned starting = 0, ending = 0;
+        for (int k = 0; k < 3; k++) {
+            if (pos[k] >= set[k]->n)
+                continue;
+            const vp_ival *x = &set[k]->v[pos[k]];
+            if (live >> k & 1 && x->end == next) {
+                ending |= 1u << k;
+                pos[k]++;
+            } else if (!(live >> k & 1) && x->start == next) {
+                starting |= 1u << k;
+            }
+        }
+        /* A class ending as another starts: the combination of both holds
+         * for no time. */
+        if (starting && ending)
+            seen |= 1u << (live | starting);
+        live = (live & ~ending) | starting;
+        at = next;
+    }
+    for (unsigned m = 1; m < 8; m++)
+        if (t[m] > 0)
+            seen &= ~(1u << m);
+    *instants = seen & ~1u;
+}
+
 int64_t vp_gpu_exposed_in(vp_gpu_sets *s, int64_t start, int64_t end)
 {
     if (!s->have_hidden) {

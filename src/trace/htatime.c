@@ -1,5 +1,6 @@
 /* Times as HTA reads them (see vprof/htatime.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vprof/htatime.h"
@@ -69,4 +70,10 @@ void vp_hta_round(int64_t ts, int64_t dur, int64_t *start_us, int64_t *end_us)
     double t = vp_hta_us(ts);
     *start_us = (int64_t)ceil(t);
     *end_us = (int64_t)floor(t + vp_hta_us(dur));
+}
+
+int vp_hta_times_asked(void)
+{
+    const char *v = getenv("VPROF_HTA_TIMES");
+    return v && strcmp(v, "1") == 0;
 }
