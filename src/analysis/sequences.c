@@ -36,11 +36,12 @@ typedef struct seq_pass {
     int64_t nevents;
     int64_t *slice_ev, *gpu_ev;
     size_t slice_ev_cap, gpu_ev_cap;
-    /* per slice, after the walk */
-    long *depth;
-    size_t *sub_end;        /* one past its last descendant */
-    int64_t *nk;            /* GPU events under it */
-    size_t *stack, nstack, last_open;
+    /* per slice, after the walk (32 bits: a file holds fewer than 2^32
+     * slices, as their order says, and GPU events) */
+    int32_t *depth;
+    uint32_t *sub_end;      /* one past its last descendant */
+    uint32_t *nk;           /* GPU events under it */
+    size_t *stack, nstack, cap_stack, last_open;   /* the open slices */
 } seq_pass;
 
 static uint32_t intern(seq_pass *p, const char *s, size_t n)
@@ -114,8 +115,8 @@ static void take_event(void *ctx, const vp_event *ev)
         note_index(&p->slice_ev, &p->slice_ev_cap, p->n, idx);
     p->s[p->n] = (slice){
         .ts = ev->ts, .end = ev->ts + dur, .corr = has_corr ? corr : -1,
-        .name = intern(p, ev->name.p, ev->name.n), .rname = UINT32_MAX,
-        .thread = thread_of(p, ev), .order = (uint32_t)p->n, .kind = K_OP,
+        .name = intern(p, ev->name.p, ev->name.n), .thread = thread_of(p, ev),
+        .order = (uint32_t)p->n,
     };
     p->n++;
 }
@@ -125,8 +126,12 @@ static void walk_open(void *ctx, size_t i, size_t depth)
     seq_pass *p = ctx;
     size_t n;
     vp_corrjoin_work_records(p->gpu, p->s[i].corr, &n);
-    p->depth[i] = (long)depth;
-    p->nk[i] = (int64_t)n;
+    p->depth[i] = (int32_t)depth;
+    p->nk[i] = (uint32_t)n;
+    if (p->nstack == p->cap_stack) {
+        p->cap_stack = p->cap_stack ? p->cap_stack * 2 : 64;
+        p->stack = vp_realloc(p->stack, p->cap_stack * sizeof *p->stack);
+    }
     p->stack[p->nstack++] = i;
     p->last_open = i;
 }
@@ -135,7 +140,7 @@ static void walk_close(void *ctx, size_t i, size_t depth)
 {
     seq_pass *p = ctx;
     (void)depth;
-    p->sub_end[i] = p->last_open + 1;
+    p->sub_end[i] = (uint32_t)(p->last_open + 1);
     p->nstack--;
     if (p->nstack)
         p->nk[p->stack[p->nstack - 1]] += p->nk[i];
@@ -185,7 +190,7 @@ static void link_backward(seq_pass *p)
             const slice *b = &p->s[i];
             if (b->thread != bwd_t || p->depth[i] != 0 || b->ts < an->ts || b->end > an->end)
                 continue;
-            long shift = p->depth[a] + 1;
+            int32_t shift = p->depth[a] + 1;
             for (size_t j = i; j < p->sub_end[i]; j++)
                 p->depth[j] += shift;
         }
@@ -280,7 +285,6 @@ static void find_patterns(seq_pass *p)
     p->depth = vp_malloc((n + 1) * sizeof *p->depth);
     p->sub_end = vp_malloc((n + 1) * sizeof *p->sub_end);
     p->nk = vp_malloc((n + 1) * sizeof *p->nk);
-    p->stack = vp_malloc((n + 1) * sizeof *p->stack);
     ops_sort_slices(p->s, n);
     slice_walk w = {walk_open, walk_close, p};
     ops_walk_slices(p->s, n, &w);
@@ -300,7 +304,7 @@ static void find_patterns(seq_pass *p)
     vp_buf pat = {0};
     for (size_t i = 0; i < n; i++)
         if (match[p->s[i].name] && counted(p, &p->s[i]) && p->depth[i] == q->min_depth &&
-            p->nk[i] >= q->o.min_len)
+            (int64_t)p->nk[i] >= q->o.min_len)
             add_root(p, rows, i, scratch, &pat);
     vp_buf_free(&pat);
     free(scratch);
