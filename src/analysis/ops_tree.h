@@ -13,10 +13,11 @@
 
 enum { K_OP, K_CALL, K_MOD };   /* K_MOD: an nn.Module frame (--by module) */
 
-/* A CPU slice of vprof sequences, held until its file ends: 40 bytes. */
+/* A CPU slice of vprof sequences, held until its file ends: 32 bytes. */
 typedef struct slice {
     int64_t ts, end;
-    int64_t corr;       /* a runtime call's correlation id; -1: none */
+    uint32_t corr;      /* a runtime call's correlation id, by its index in
+                           the pass's list; UINT32_MAX: none */
     uint32_t name;
     uint32_t thread;
     uint32_t order;     /* its place in the file: torch's sort is stable */
