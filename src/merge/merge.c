@@ -118,10 +118,7 @@ static int run(merge *m)
     /* Parts: with -j, and always with gzip output, so that the output is
      * the same bytes for every -j (a gzip member per rank). */
     long jobs = m->jobs ? m->jobs : vp_online_cores();
-    /* one input has nothing to copy beside it: plain output goes straight
-     * to the sink, not through a part file of the output's whole size
-     * (the same bytes: those of -j 1) */
-    m->part_mode = (jobs > 1 && m->nin > 1) || so.gzip;
+    m->part_mode = jobs > 1 || so.gzip;
     m->progress = m->progress && jobs == 1;
     struct stat sb;
     vp_buf dir = {0};
