@@ -145,7 +145,7 @@ int vp_mg_write_rewritten(merge *m, input *in, vp_span raw, vp_span pid, vp_span
     offs[0] = b->len;
     if (!pid.p)
         vp_buf_putc(b, '"'), vp_buf_append(b, "pid\":", 5);
-    vp_buf_printf(b, "%lld", (long long)vp_mg_new_pid(in, p));
+    vp_buf_i64(b, vp_mg_new_pid(in, p));
     if (!pid.p)
         vp_buf_putc(b, ',');
     size_t pid_end = b->len;

@@ -74,27 +74,25 @@ int vp_trace_copy(const char *in, const char *out, const vp_trace_copy_ops *ops,
 int vp_trace_copy_with_arg(vp_sink *s, const vp_event *ev, const char *member, size_t n)
 {
     /* one insertion: before the args' closing brace (after ", " when they
-     * hold members), or a new args member before the event's own */
-    vp_buf b = {0};
-    const char *at;
+     * hold members), or a new args member before the event's own; written
+     * piece by piece, since a member may be large (sequences' patterns) */
+    const char *at, *pre, *post = "";
     if (ev->args.p && ev->args.n >= 2) {
         at = ev->args.p + ev->args.n - 1;
         const char *p = ev->args.p + 1;
         while (p < at && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
             p++;
-        if (p != at)
-            vp_buf_append(&b, ", ", 2);
-        vp_buf_append(&b, member, n);
+        pre = p != at ? ", " : "";
     } else {
         at = ev->raw.p + ev->raw.n - 1;
-        vp_buf_printf(&b, ", \"args\": {");
-        vp_buf_append(&b, member, n);
-        vp_buf_putc(&b, '}');
+        pre = ", \"args\": {";
+        post = "}";
     }
-    vp_tw_edit ed = {at, 0, b.data, b.len};
-    int r = vp_tw_splice(s, ev->raw, &ed, 1);
-    vp_buf_free(&b);
-    return r;
+    vp_sink_write(s, ev->raw.p, (size_t)(at - ev->raw.p));
+    vp_sink_puts(s, pre);
+    vp_sink_write(s, member, n);
+    vp_sink_puts(s, post);
+    return vp_sink_write(s, at, (size_t)(ev->raw.p + ev->raw.n - at));
 }
 
 void vp_trace_copy_double(vp_buf *out, double v)

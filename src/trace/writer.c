@@ -80,11 +80,14 @@ void vp_tw_us(vp_buf *out, int64_t ns)
 {
     /* Work on the magnitude as unsigned: -INT64_MIN does not fit. */
     uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    unsigned long long us = (unsigned long long)(mag / 1000), frac = mag % 1000;
-    if (frac)
-        vp_buf_printf(out, "%s%llu.%03llu", ns < 0 ? "-" : "", us, frac);
-    else
-        vp_buf_printf(out, "%s%llu", ns < 0 ? "-" : "", us);
+    unsigned frac = (unsigned)(mag % 1000);
+    if (ns < 0)
+        vp_buf_putc(out, '-');
+    vp_buf_u64(out, mag / 1000);
+    if (frac) {
+        char f[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10)};
+        vp_buf_append(out, f, sizeof f);
+    }
 }
 
 static int cmp_edit(const void *a, const void *b)
@@ -95,8 +98,14 @@ static int cmp_edit(const void *a, const void *b)
 
 int vp_tw_splice(vp_sink *s, vp_span raw, vp_tw_edit *edits, size_t n)
 {
-    if (n > 1)
-        qsort(edits, n, sizeof *edits, cmp_edit);
+    /* a few edits, in place (an insertion sort: the order qsort gives
+     * distinct places, and equal ones kept in the caller's order) */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && cmp_edit(&edits[j - 1], &edits[j]) > 0; j--) {
+            vp_tw_edit t = edits[j];
+            edits[j] = edits[j - 1];
+            edits[j - 1] = t;
+        }
     const char *p = raw.p;
     for (size_t i = 0; i < n; i++) {
         vp_sink_write(s, p, (size_t)(edits[i].at - p));
@@ -126,8 +135,12 @@ void vp_tw_rank_id(vp_span id, long rank, vp_buf *out)
             v = v * 10 + (uint64_t)(digits.p[i] - '0');
     }
     if (integer && v < (UINT64_C(1) << 32) && rank >= 0 && rank < (1L << 21)) {
-        unsigned long long nv = ((unsigned long long)rank << 32) + v;
-        vp_buf_printf(out, quoted ? "\"%llu\"" : "%llu", nv);
+        uint64_t nv = ((uint64_t)rank << 32) + v;
+        if (quoted)
+            vp_buf_putc(out, '"');
+        vp_buf_u64(out, nv);
+        if (quoted)
+            vp_buf_putc(out, '"');
         return;
     }
     char prefix[32];

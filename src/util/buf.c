@@ -42,6 +42,25 @@ void vp_buf_putc(vp_buf *b, char c)
     b->data[b->len] = '\0';
 }
 
+void vp_buf_u64(vp_buf *b, uint64_t v)
+{
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[sizeof digits - ++n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    vp_buf_append(b, digits + sizeof digits - n, n);
+}
+
+void vp_buf_i64(vp_buf *b, int64_t v)
+{
+    if (v < 0)
+        vp_buf_putc(b, '-');
+    /* the magnitude as unsigned: -INT64_MIN does not fit */
+    vp_buf_u64(b, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+}
+
 void vp_buf_printf(vp_buf *b, const char *fmt, ...)
 {
     va_list ap;

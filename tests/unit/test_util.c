@@ -70,6 +70,21 @@ static void test_buf(void **state)
     assert_true(b.cap > b.len);
     assert_memory_equal(b.data + b.len - 3, "999", 3);
 
+    /* the decimal appenders write what printf's %llu and %lld write */
+    b.len = 0;
+    vp_buf_u64(&b, 0);
+    vp_buf_putc(&b, ' ');
+    vp_buf_u64(&b, 10);
+    vp_buf_putc(&b, ' ');
+    vp_buf_u64(&b, UINT64_MAX);
+    vp_buf_putc(&b, ' ');
+    vp_buf_i64(&b, -1);
+    vp_buf_putc(&b, ' ');
+    vp_buf_i64(&b, INT64_MIN);
+    vp_buf_putc(&b, ' ');
+    vp_buf_i64(&b, INT64_MAX);
+    assert_string_equal(b.data, "0 10 18446744073709551615 -1 -9223372036854775808 9223372036854775807");
+
     b.len = 0;
     assert_string_equal(vp_buf_cstr(&b), "");
     vp_buf_free(&b);

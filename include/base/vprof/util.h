@@ -24,6 +24,10 @@ void vp_buf_reserve(vp_buf *b, size_t extra);
 void vp_buf_append(vp_buf *b, const void *p, size_t n);
 void vp_buf_putc(vp_buf *b, char c);
 void vp_buf_printf(vp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends v in decimal, as printf's "%llu" and "%lld" write it, without
+ * printf's cost (merge writes one or more numbers per event). */
+void vp_buf_u64(vp_buf *b, uint64_t v);
+void vp_buf_i64(vp_buf *b, int64_t v);
 const char *vp_buf_cstr(vp_buf *b);
 void vp_buf_free(vp_buf *b);
 

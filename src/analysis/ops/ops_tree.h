@@ -13,16 +13,14 @@
 
 enum { K_OP, K_CALL, K_MOD };   /* K_MOD: an nn.Module frame (--by module) */
 
-/* A CPU slice, held until its file ends (vprof sequences' slices). */
+/* A CPU slice of vprof sequences, held until its file ends: 32 bytes. */
 typedef struct slice {
     int64_t ts, end;
-    int64_t corr;       /* a runtime call's correlation id; -1: none */
-    uint32_t name;      /* K_OP: the model's name; K_CALL: calls[] (the row name in rname) */
-    uint32_t rname;     /* the row's name when it is a row, else UINT32_MAX */
-    uint32_t shape;
+    uint32_t corr;      /* a runtime call's correlation id, by its index in
+                           the pass's list; UINT32_MAX: none */
+    uint32_t name;
     uint32_t thread;
     uint32_t order;     /* its place in the file: torch's sort is stable */
-    uint8_t kind;
 } slice;
 
 /* vprof ops' held slice, in its thread's list: 32 bytes where a slice

@@ -20,6 +20,12 @@ typedef struct gpu_rec {
     uint32_t name;
 } gpu_rec;
 
+/* A slice named like the operator, and the GPU events under it (only
+ * these need the count, not every slice). */
+typedef struct cand {
+    uint32_t slice, nk;
+} cand;
+
 typedef struct seq_pass {
     vp_sequences *q;
     vp_strmap *threads, *names;
@@ -30,17 +36,23 @@ typedef struct seq_pass {
     gpu_rec *g;
     size_t ng, capg;
     vp_corrjoin *gpu;       /* correlation id -> index into g */
+    int64_t *corrs;         /* the slices' correlation ids (most slices have none) */
+    size_t ncorrs, cap_corrs;
     vp_steps *steps;        /* the pass's, with --steps */
     /* with keep_marks: each slice's (by its order) and GPU event's index
      * among the file's events */
     int64_t nevents;
     int64_t *slice_ev, *gpu_ev;
     size_t slice_ev_cap, gpu_ev_cap;
-    /* per slice, after the walk */
-    long *depth;
-    size_t *sub_end;        /* one past its last descendant */
-    int64_t *nk;            /* GPU events under it */
-    size_t *stack, nstack, last_open;
+    /* per slice, after the walk (32 bits: a file holds fewer than 2^32
+     * slices, as their order says, and GPU events) */
+    int32_t *depth;
+    uint32_t *sub_end;      /* one past its last descendant */
+    size_t *stack, nstack, cap_stack, last_open;   /* the open slices */
+    uint32_t *stack_nk;     /* per open slice: the GPU events under it so far */
+    const char *match;      /* per name: whether it names the operator */
+    cand *cands;            /* the slices so named, with their GPU events */
+    size_t ncands, cap_cands;
 } seq_pass;
 
 static uint32_t intern(seq_pass *p, const char *s, size_t n)
@@ -79,6 +91,12 @@ static void note_index(int64_t **arr, size_t *cap, size_t i, int64_t ev)
     (*arr)[i] = ev;
 }
 
+/* The correlation id of slice s, -1 when none. */
+static int64_t corr_of(const seq_pass *p, const slice *s)
+{
+    return s->corr == UINT32_MAX ? -1 : p->corrs[s->corr];
+}
+
 static void take_event(void *ctx, const vp_event *ev)
 {
     seq_pass *p = ctx;
@@ -112,10 +130,19 @@ static void take_event(void *ctx, const vp_event *ev)
     }
     if (p->q->o.keep_marks)
         note_index(&p->slice_ev, &p->slice_ev_cap, p->n, idx);
+    uint32_t corr_at = UINT32_MAX;
+    if (has_corr) {
+        if (p->ncorrs == p->cap_corrs) {
+            p->cap_corrs = p->cap_corrs ? p->cap_corrs * 2 : 4096;
+            p->corrs = vp_realloc(p->corrs, p->cap_corrs * sizeof *p->corrs);
+        }
+        corr_at = (uint32_t)p->ncorrs;
+        p->corrs[p->ncorrs++] = corr;
+    }
     p->s[p->n] = (slice){
-        .ts = ev->ts, .end = ev->ts + dur, .corr = has_corr ? corr : -1,
-        .name = intern(p, ev->name.p, ev->name.n), .rname = UINT32_MAX,
-        .thread = thread_of(p, ev), .order = (uint32_t)p->n, .kind = K_OP,
+        .ts = ev->ts, .end = ev->ts + dur, .corr = corr_at,
+        .name = intern(p, ev->name.p, ev->name.n), .thread = thread_of(p, ev),
+        .order = (uint32_t)p->n,
     };
     p->n++;
 }
@@ -124,9 +151,14 @@ static void walk_open(void *ctx, size_t i, size_t depth)
 {
     seq_pass *p = ctx;
     size_t n;
-    vp_corrjoin_work_records(p->gpu, p->s[i].corr, &n);
-    p->depth[i] = (long)depth;
-    p->nk[i] = (int64_t)n;
+    vp_corrjoin_work_records(p->gpu, corr_of(p, &p->s[i]), &n);
+    p->depth[i] = (int32_t)depth;
+    if (p->nstack == p->cap_stack) {
+        p->cap_stack = p->cap_stack ? p->cap_stack * 2 : 64;
+        p->stack = vp_realloc(p->stack, p->cap_stack * sizeof *p->stack);
+        p->stack_nk = vp_realloc(p->stack_nk, p->cap_stack * sizeof *p->stack_nk);
+    }
+    p->stack_nk[p->nstack] = (uint32_t)n;
     p->stack[p->nstack++] = i;
     p->last_open = i;
 }
@@ -135,10 +167,17 @@ static void walk_close(void *ctx, size_t i, size_t depth)
 {
     seq_pass *p = ctx;
     (void)depth;
-    p->sub_end[i] = p->last_open + 1;
-    p->nstack--;
+    p->sub_end[i] = (uint32_t)(p->last_open + 1);
+    uint32_t nk = p->stack_nk[--p->nstack];
     if (p->nstack)
-        p->nk[p->stack[p->nstack - 1]] += p->nk[i];
+        p->stack_nk[p->nstack - 1] += nk;
+    if (p->match[p->s[i].name]) {
+        if (p->ncands == p->cap_cands) {
+            p->cap_cands = p->cap_cands ? p->cap_cands * 2 : 1024;
+            p->cands = vp_realloc(p->cands, p->cap_cands * sizeof *p->cands);
+        }
+        p->cands[p->ncands++] = (cand){(uint32_t)i, nk};
+    }
 }
 
 static int name_starts(const seq_pass *p, uint32_t name, const char *prefix)
@@ -185,7 +224,7 @@ static void link_backward(seq_pass *p)
             const slice *b = &p->s[i];
             if (b->thread != bwd_t || p->depth[i] != 0 || b->ts < an->ts || b->end > an->end)
                 continue;
-            long shift = p->depth[a] + 1;
+            int32_t shift = p->depth[a] + 1;
             for (size_t j = i; j < p->sub_end[i]; j++)
                 p->depth[j] += shift;
         }
@@ -199,6 +238,12 @@ static int counted(const seq_pass *p, const slice *s)
     long at = vp_steps_at(p->steps, s->ts);
     int64_t a, b;
     return at >= 0 && vp_steps_window(p->steps, (size_t)at, &a, &b) == 1;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    return (x->slice > y->slice) - (x->slice < y->slice);
 }
 
 static int cmp_gpu(const void *a, const void *b)
@@ -226,7 +271,7 @@ static void mark_instance(seq_pass *p, size_t r, size_t row)
     for (size_t j = r; j < p->sub_end[r]; j++) {
         add_mark(p->q, p->slice_ev[p->s[j].order], row);
         size_t n;
-        const vp_corr_work *w = vp_corrjoin_work_records(p->gpu, p->s[j].corr, &n);
+        const vp_corr_work *w = vp_corrjoin_work_records(p->gpu, corr_of(p, &p->s[j]), &n);
         for (size_t m = 0; m < n; m++)
             add_mark(p->q, p->gpu_ev[w[m].dur], row);
     }
@@ -239,7 +284,7 @@ static void add_root(seq_pass *p, vp_strmap *rows, size_t r, gpu_rec *scratch, v
     int64_t gpu_dur = 0;
     for (size_t j = r; j < p->sub_end[r]; j++) {
         size_t n;
-        const vp_corr_work *w = vp_corrjoin_work_records(p->gpu, p->s[j].corr, &n);
+        const vp_corr_work *w = vp_corrjoin_work_records(p->gpu, corr_of(p, &p->s[j]), &n);
         for (size_t m = 0; m < n; m++) {
             scratch[k++] = p->g[w[m].dur];
             gpu_dur += p->g[w[m].dur].dur;
@@ -277,31 +322,36 @@ static void find_patterns(seq_pass *p)
 {
     vp_sequences *q = p->q;
     size_t n = p->n;
-    p->depth = vp_malloc((n + 1) * sizeof *p->depth);
-    p->sub_end = vp_malloc((n + 1) * sizeof *p->sub_end);
-    p->nk = vp_malloc((n + 1) * sizeof *p->nk);
-    p->stack = vp_malloc((n + 1) * sizeof *p->stack);
-    ops_sort_slices(p->s, n);
-    slice_walk w = {walk_open, walk_close, p};
-    ops_walk_slices(p->s, n, &w);
-    link_backward(p);
     char *match = vp_calloc(p->nnames + 1, 1);
     for (size_t i = 0; i < p->nnames; i++)
         match[i] = strstr(p->name_list[i], q->o.op) != NULL;
+    p->match = match;
+    ops_sort_slices(p->s, n);
+    /* after the sort, whose index arrays are freed by now */
+    p->depth = vp_malloc((n + 1) * sizeof *p->depth);
+    p->sub_end = vp_malloc((n + 1) * sizeof *p->sub_end);
+    slice_walk w = {walk_open, walk_close, p};
+    ops_walk_slices(p->s, n, &w);
+    link_backward(p);
+    /* in the slices' order (the walk closed them children first) */
+    qsort(p->cands, p->ncands, sizeof *p->cands, cmp_cand);
     q->min_depth = -1;
-    for (size_t i = 0; i < n; i++)
-        if (match[p->s[i].name] && counted(p, &p->s[i])) {
+    for (size_t c = 0; c < p->ncands; c++) {
+        size_t i = p->cands[c].slice;
+        if (counted(p, &p->s[i])) {
             q->candidates++;
             if (q->min_depth < 0 || p->depth[i] < q->min_depth)
                 q->min_depth = p->depth[i];
         }
+    }
     vp_strmap *rows = vp_strmap_new();
     gpu_rec *scratch = vp_malloc((p->ng + 1) * sizeof *scratch);
     vp_buf pat = {0};
-    for (size_t i = 0; i < n; i++)
-        if (match[p->s[i].name] && counted(p, &p->s[i]) && p->depth[i] == q->min_depth &&
-            p->nk[i] >= q->o.min_len)
+    for (size_t c = 0; c < p->ncands; c++) {
+        size_t i = p->cands[c].slice;
+        if (counted(p, &p->s[i]) && p->depth[i] == q->min_depth && (int64_t)p->cands[c].nk >= q->o.min_len)
             add_root(p, rows, i, scratch, &pat);
+    }
     vp_buf_free(&pat);
     free(scratch);
     vp_strmap_free(rows);
@@ -347,12 +397,14 @@ int vp_sequences_read(vp_sequences *q, const char *path, vp_error *err)
         free(p.name_list[i]);
     free(p.name_list);
     free(p.s);
+    free(p.corrs);
     free(p.g);
     free(p.slice_ev);
     free(p.gpu_ev);
     free(p.depth);
     free(p.sub_end);
-    free(p.nk);
+    free(p.stack_nk);
+    free(p.cands);
     free(p.stack);
     vp_corrjoin_free(p.gpu);
     vp_strmap_free(p.threads);

@@ -71,12 +71,30 @@ void vp_sequences_sort_rows(vp_sequences *q)
     free(before);
 }
 
+/* A pattern may be hundreds of kilobytes (a step's every kernel), and
+ * every event of each of its instances carries it: each row's member text
+ * is escaped once, and the member of the last event reused while the next
+ * one belongs to the same rows. */
 typedef struct overlay {
     const vp_sequences *q;
     size_t top;
     size_t at;          /* the next mark */
-    vp_buf member;
+    vp_buf *row_text;   /* per row: its "pattern": count, once asked for */
+    vp_buf member;      /* the last event's Patterns member */
+    uint32_t *rows, *last_rows;   /* the rows of this event's and the last one's */
+    size_t nrows, nlast;
 } overlay;
+
+static const vp_buf *row_text(overlay *o, uint32_t row)
+{
+    vp_buf *b = &o->row_text[row];
+    if (!b->len) {
+        const vp_sequence *sq = &o->q->rows[row];
+        vp_tw_string(b, sq->pattern, strlen(sq->pattern));
+        vp_buf_printf(b, ": %lld", (long long)sq->count);
+    }
+    return b;
+}
 
 static void write_event(void *ctx, vp_sink *s, const vp_event *ev, int64_t idx)
 {
@@ -84,23 +102,30 @@ static void write_event(void *ctx, vp_sink *s, const vp_event *ev, int64_t idx)
     const vp_sequences *q = o->q;
     while (o->at < q->nmarks && q->marks[o->at].event < idx)
         o->at++;
-    o->member.len = 0;
-    long last = -1;
+    o->nrows = 0;
     for (; o->at < q->nmarks && q->marks[o->at].event == idx; o->at++) {
         uint32_t row = q->marks[o->at].row;
-        if (row >= o->top || (long)row == last)
+        if (row >= o->top || (o->nrows && o->rows[o->nrows - 1] == row))
             continue;
-        vp_buf_printf(&o->member, "%s", o->member.len ? ", " : "\"Patterns\": {");
-        const vp_sequence *sq = &q->rows[row];
-        vp_tw_string(&o->member, sq->pattern, strlen(sq->pattern));
-        vp_buf_printf(&o->member, ": %lld", (long long)sq->count);
-        last = (long)row;
+        o->rows[o->nrows++] = row;
     }
-    if (!o->member.len) {
+    if (!o->nrows) {
         vp_sink_write(s, ev->raw.p, ev->raw.n);
         return;
     }
-    vp_buf_putc(&o->member, '}');
+    if (o->nrows != o->nlast || memcmp(o->rows, o->last_rows, o->nrows * sizeof *o->rows) != 0) {
+        o->member.len = 0;
+        vp_buf_printf(&o->member, "\"Patterns\": {");
+        for (size_t i = 0; i < o->nrows; i++) {
+            const vp_buf *t = row_text(o, o->rows[i]);
+            if (i)
+                vp_buf_append(&o->member, ", ", 2);
+            vp_buf_append(&o->member, t->data, t->len);
+        }
+        vp_buf_putc(&o->member, '}');
+        memcpy(o->last_rows, o->rows, o->nrows * sizeof *o->rows);
+        o->nlast = o->nrows;
+    }
     vp_trace_copy_with_arg(s, ev, o->member.data, o->member.len);
 }
 
@@ -108,8 +133,18 @@ int vp_sequences_write_trace(const vp_sequences *q, const char *in, const char *
                              vp_error *err)
 {
     overlay o = {.q = q, .top = top && top < q->nrows ? top : q->nrows};
+    /* an event's marks name each of its rows at most once per instance,
+     * and an event is in one instance per row: at most top rows */
+    o.row_text = vp_calloc(o.top + 1, sizeof *o.row_text);
+    o.rows = vp_malloc((o.top + 1) * sizeof *o.rows);
+    o.last_rows = vp_malloc((o.top + 1) * sizeof *o.last_rows);
     vp_trace_copy_ops ops = {.event = write_event, .ctx = &o, .partial = q->o.partial};
     int r = vp_trace_copy(in, out, &ops, err);
+    for (size_t i = 0; i < o.top; i++)
+        vp_buf_free(&o.row_text[i]);
+    free(o.row_text);
+    free(o.rows);
+    free(o.last_rows);
     vp_buf_free(&o.member);
     return r;
 }
