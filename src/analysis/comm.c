@@ -57,6 +57,7 @@ void vp_comm_free(vp_comm *c)
         free(f);
     }
     vp_strmap_free(c->pgs);
+    vp_origins_free(&c->origins);
     memset(c, 0, sizeof *c);
 }
 
@@ -366,7 +367,8 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
  * (computed from Ascend traces, or read from step_trace_time.csv, cluster
  * files and DBs) with their parallel groups; communication.json's
  * operations and communication_matrix.json's links (version 2); each rank's
- * exposed time inside its steps and its world size (version 3). */
+ * exposed time inside its steps and its world size (version 3); where and
+ * when each trace was recorded (version 4, vprof/origin.h). */
 void vp_comm_save(const vp_comm *c, vp_buf *b)
 {
     vp_put_u64(b, c->nranks);
@@ -408,6 +410,7 @@ void vp_comm_save(const vp_comm *c, vp_buf *b)
     }
     vp_stt_save(&c->stt, c->stt_source, b);
     vp_hccl_save(&c->hccl, c->have_comm_json, c->have_matrix, b);
+    vp_origins_save(&c->origins, b);
 }
 
 /* A damaged partial's sums may overflow: they wrap, never undefined. */
@@ -470,6 +473,8 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
         vp_stt_merge(&c->stt, &c->stt_source, &r);
     if (!r.bad)
         vp_hccl_merge(&c->hccl, &c->have_comm_json, &c->have_matrix, &r);
+    if (!r.bad)
+        vp_origins_merge(&c->origins, &r);
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged comm partial result");
         return -1;
