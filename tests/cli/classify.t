@@ -51,6 +51,32 @@ END
 expect_stderr <<'END'
 END
 
+case_ 'kernels --by class: the same evidence as comm, launching op included (210 us, 150 us without unknown_lib)'
+cd "$WORK"
+vp kernels --by name,class -f csv comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Class,Name
+55.6,300000,1,300000.0,300000.0,300000,300000,0.0,compute,gemm_kernel
+11.1,60000,1,60000.0,60000.0,60000,60000,0.0,communication,unknown_lib_kernel
+9.3,50000,1,50000.0,50000.0,50000,50000,0.0,communication,my_custom_ar_kernel
+9.3,50000,1,50000.0,50000.0,50000,50000,0.0,communication,mystery_kernel
+9.3,50000,1,50000.0,50000.0,50000,50000,0.0,communication,"void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)"
+3.7,20000,1,20000.0,20000.0,20000,20000,0.0,compute,copy_kernel
+1.9,10000,1,10000.0,10000.0,10000,10000,0.0,compute,"void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*)"
+END
+for opt in "" "--compute-kernels unknown_lib"; do
+    vp comm -f csv --table comm $opt comm_evidence.json
+    comm_time=$(awk -F, 'NR == 2 { print $4 }' "$OUT_STDOUT")
+    vp kernels --by rank,class -f csv $opt comm_evidence.json
+    expect_status 0
+    kernels_time=$(awk -F, '$10 == "communication" { print $2 }' "$OUT_STDOUT")
+    want=210000
+    [ -z "$opt" ] || want=150000
+    if [ "$comm_time" = $want ] && [ "$kernels_time" = $want ]; then pass; else
+        fail "$opt: comm $comm_time ns, kernels --by rank,class $kernels_time ns of communication, expected $want both"; fi
+done
+
 case_ 'a bad regex is a usage error naming the option'
 cd "$WORK"
 vp comm --comm-kernels '(' comm_evidence.json
