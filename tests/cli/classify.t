@@ -77,6 +77,29 @@ for opt in "" "--compute-kernels unknown_lib"; do
         fail "$opt: comm $comm_time ns, kernels --by rank,class $kernels_time ns of communication, expected $want both"; fi
 done
 
+case_ 'merge --align collective matches the kernels comm calls collectives, launching op included'
+cd "$WORK"
+# rank 1: the same trace on a clock 2 ms ahead (baseTimeNanoseconds)
+sed 's/^{"schemaVersion":1,/{"schemaVersion":1,"baseTimeNanoseconds":0,/' comm_evidence.json >r0.json
+sed 's/"rank":0,/"rank":1,/; s/^{"schemaVersion":1,/{"schemaVersion":1,"baseTimeNanoseconds":2000000,/' \
+    comm_evidence.json >r1.json
+vp merge -o merged.json --align collective r0.json r1.json
+expect_status 0
+expect_stderr <<'END'
+vprof: merge: 2 ranks, 42 of 42 events to merged.json; time: shifted to align collective kernels (--align collective)
+vprof: merge: rank 0: shifted by +0.000 us (4 collectives matched)
+vprof: merge: rank 1: shifted by -2000.000 us (4 collectives matched)
+END
+# the name and args evidence overridden: the two kernels launched by
+# vllm::all_reduce and c10d::allreduce_ still align the ranks
+vp merge -o merged.json --align collective --compute-kernels 'dispatch|mystery' r0.json r1.json
+expect_status 0
+expect_stderr <<'END'
+vprof: merge: 2 ranks, 42 of 42 events to merged.json; time: shifted to align collective kernels (--align collective)
+vprof: merge: rank 0: shifted by +0.000 us (2 collectives matched)
+vprof: merge: rank 1: shifted by -2000.000 us (2 collectives matched)
+END
+
 case_ 'a bad regex is a usage error naming the option'
 cd "$WORK"
 vp comm --comm-kernels '(' comm_evidence.json
