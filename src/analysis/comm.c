@@ -223,7 +223,8 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
  * dropped; NULL after the last.  k: the next record; post: the index
  * after resolve of the event that was at pre. */
 typedef struct coll_walk {
-    size_t k, pre, post;
+    size_t k;
+    vp_gpu_remap map;
 } coll_walk;
 
 static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll_info **ci)
@@ -231,18 +232,9 @@ static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll
     const file_colls *f = c->file;
     while (it->k < c->file_colls) {
         *ci = &f->ci[it->k++];
-        size_t at = (*ci)->at;
-        vp_gpu_ev *g = NULL;
-        if (!w->dropped) {
-            g = &w->ev[at];
-        } else {
-            for (; it->pre < at; it->pre++)
-                it->post += !vp_gpuwork_dropped(w, it->pre);
-            if (!vp_gpuwork_dropped(w, at))
-                g = &w->ev[it->post];
-        }
-        if (g && g->cls == VP_CLASS_COMM)
-            return g;
+        long at = vp_gpuwork_index_after(w, &it->map, (*ci)->at);
+        if (at >= 0 && w->ev[at].cls == VP_CLASS_COMM)
+            return &w->ev[at];
     }
     return NULL;
 }

@@ -475,16 +475,15 @@ void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const
  * GPU event has after resolve (communication when its launcher said so). */
 static void settle_deferred(vp_kernels *k, const vp_gpuwork *w, const vp_steps *steps)
 {
-    size_t dropped = 0, seen = 0;   /* events resolve dropped before the i-th */
+    vp_gpu_remap map = {0};
     for (size_t i = 0; i < k->ndefer; i++) {
         deferred *d = &k->defer[i];
-        for (; seen < d->gpu; seen++)
-            dropped += (size_t)vp_gpuwork_dropped(w, seen);
-        if (vp_gpuwork_dropped(w, d->gpu) || d->gpu - dropped >= w->n)
+        long at = vp_gpuwork_index_after(w, &map, d->gpu);
+        if (at < 0)
             continue;
         if (steps && (d->corr == UINT32_MAX || !vp_steps_selected(steps, d->corr)))
             continue;
-        d->key.cls = (int32_t)w->ev[d->gpu - dropped].cls;
+        d->key.cls = (int32_t)w->ev[at].cls;
         keep(k, group_of(k, &d->key), d->dur);
     }
     k->ndefer = 0;

@@ -85,15 +85,13 @@ static void scan_gpu_event(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev
 static void keep_collectives(scan *sc, const vp_gpuwork *w)
 {
     input *in = sc->in;
-    size_t kept = 0, dropped = 0, seen = 0;
+    size_t kept = 0;
+    vp_gpu_remap map = {0};
     for (size_t i = 0; i < in->ncolls; i++) {
         long gi = sc->gpu[i];
         if (gi >= 0) {
-            for (; seen < (size_t)gi; seen++)
-                dropped += (size_t)vp_gpuwork_dropped(w, seen);
-            size_t at = (size_t)gi - dropped;
-            if (vp_gpuwork_dropped(w, (size_t)gi) || at >= w->n ||
-                w->ev[at].cls != VP_CLASS_COMM)
+            long at = vp_gpuwork_index_after(w, &map, (size_t)gi);
+            if (at < 0 || w->ev[at].cls != VP_CLASS_COMM)
                 continue;
         }
         in->colls[kept++] = in->colls[i];
