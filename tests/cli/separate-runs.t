@@ -33,6 +33,16 @@ expect_stderr <<END
 vprof: warning: steps: $MSG
 END
 
+case_ 'check and report read the run as summary does'
+vp check --fail-if 'step.median > 100s' -f csv hta/amd_trace.json.gz hta/event_sync_trace.json.gz
+expect_status 0
+expect_stderr <<END
+vprof: warning: check: $MSG
+END
+vp report -o "$WORK/report.html" hta/amd_trace.json.gz hta/event_sync_trace.json.gz
+expect_status 0
+expect_stderr_has "vprof: warning: report: $MSG"
+
 case_ 'two traces on different devices, without times on the wall clock'
 sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100-SXM4-80GB/' synthetic/roofline.json >"$WORK/a100.json"
 vp summary -f csv --table run synthetic/roofline.json "$WORK/a100.json"
