@@ -6,6 +6,7 @@
 
 #include "cli/runopts.h"
 #include "cli/scale.h"
+#include "vprof/origin.h"
 #include "vprof/roofline.h"
 
 void vp_run_cli_init(vp_run_cli *o, const char *cmd)
@@ -128,6 +129,7 @@ vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char 
         return NULL;
     }
     vp_run_finish(run);
+    vp_origins_warn(vp_run_origins(run), o->cmd);
     if ((o->roofline && (*status = run_cli_roofline(common, paths, n, run)) != VP_EXIT_OK) ||
         (*status = vp_run_cli_mfu(o, run)) != VP_EXIT_OK) {
         vp_run_free(run);

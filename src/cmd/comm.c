@@ -116,6 +116,7 @@ static int read_file(comm *c, const char *path)
         return VP_EXIT_INPUT;
     }
     vp_gpu_pass_warn(&p);
+    vp_origins_add(&c->m.origins, &p.pass);
     size_t ncoll = c->m.file_colls, nrpc = c->m.file_rpcs;
     vp_comm_rank *rr = vp_comm_add_file(&c->m, &p.w, path, p.pass.rank,
                                           vp_rank_world_size(vp_trace_meta(p.pass.trace)),
@@ -275,6 +276,7 @@ int cmd_comm(int argc, char **argv)
         for (size_t j = 0; j < i; j++)
             if (ranks[i].rank == ranks[j].rank)
                 vp_warn("%s and %s both are rank %ld", ranks[j].path, ranks[i].path, ranks[i].rank);
+    vp_origins_warn(&c.m.origins, "comm");
     vp_table *tables[9];
     size_t nt = 0;
     if (c.m.nranks) {

@@ -42,7 +42,10 @@ const char cmd_merge_usage[] =
     "                       start  each rank starts at 0\n"
     "                       collective[:N]  shift each rank so that its first N\n"
     "                              (default 32) collective kernels end when rank\n"
-    "                              0's matching ones do (median); prints the shifts\n"
+    "                              0's matching ones do (median); prints the shifts;\n"
+    "                              a kernel is a collective by its name, args or\n"
+    "                              launching op, as in vprof comm\n"
+    VP_CLASS_USAGE
     "      --ranks LIST   only these ranks, e.g. 0-3,8\n"
     "      --steps A:B    only events inside the ProfilerSteps A..B-1 of each rank\n"
     "                     (by time window, GPU work of those steps included; Python\n"
@@ -239,6 +242,7 @@ int cmd_merge(int argc, char **argv)
         {"level", required_argument, 0, OPT_LEVEL},
         {"align", required_argument, 0, OPT_ALIGN},
         {"ranks", required_argument, 0, OPT_RANKS},
+        VP_CLASS_LONGOPTS,
         VP_STEPS_LONGOPT,
         {"window", required_argument, 0, OPT_WINDOW},
         {"drop", required_argument, 0, OPT_DROP},
@@ -322,6 +326,7 @@ int cmd_merge(int argc, char **argv)
     c.o.keep = c.keep;
     c.o.nkeep = c.nkeep;
     c.o.partial = common.partial;
+    c.o.classes = common.classes;
     c.o.progress = !vp_quiet;
     c.o.jobs = common.jobs;
     c.verbose = common.verbose;

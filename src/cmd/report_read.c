@@ -14,6 +14,7 @@
 #include "vprof/kernels_view.h"
 #include "vprof/memdoc.h"
 #include "vprof/memview.h"
+#include "vprof/origin.h"
 #include "vprof/report_page.h"
 #include "vprof/report_run.h"
 #include "vprof/steps_view.h"
@@ -232,6 +233,7 @@ int vp_report_read(vp_report_input *in)
         status = VP_EXIT_OK;
     } else if (status == VP_EXIT_OK) {
         vp_report_run_finish(&rr);
+        vp_origins_warn(vp_run_origins(rr.run), "report");
         status = vp_run_cli_mfu(&in->ro, rr.run);
     }
     if (status == VP_EXIT_OK && !in->done) {

@@ -110,6 +110,7 @@ static int read_file(stepsc *s, const char *path)
         return VP_EXIT_INPUT;
     }
     vp_gpu_pass_warn(&p);
+    vp_origins_add(&s->b.origins, &p.pass);
     if (s->idle) {
         vp_breakdown_add_idle(&s->b, &p.w, p.pass.rank, s->kernel_wait);
     } else {
@@ -270,6 +271,7 @@ int cmd_steps(int argc, char **argv)
     vp_parts parts = {.cmd = "steps", .model = &s.b, .analyse = steps_analyse, .ctx = &s};
     if (opt == VP_OPT_EXIT || !vp_parts_operands(&s.common, &parts, argc, argv, &status))
         goto out;
+    vp_origins_warn(&s.b.origins, "steps");
     vp_table *tables[3];
     size_t nt = 2;
     if (s.b.nfiles == 0) {

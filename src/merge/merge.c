@@ -214,6 +214,7 @@ int vp_merge_run(const vp_merge_input *in, size_t n, const vp_merge_opts *o,
     m.keep = o->keep;
     m.nkeep = o->nkeep;
     m.partial = o->partial;
+    m.classes = o->classes;
     m.progress = o->progress;
     m.jobs = o->jobs;
     m.peers = o->peers;

@@ -95,6 +95,7 @@ typedef struct merge {
     const char *output;
     int align;
     long coll_n;
+    struct vp_kclass_rules *classes;   /* which kernels are collectives (vprof/classify.h) */
     const long (*ranks)[2];
     size_t nranks;
     vp_step_range steps;

@@ -9,6 +9,7 @@
 
 #include "merge/merge_int.h"
 #include "vprof/classify.h"
+#include "vprof/gpupass.h"
 #include "vprof/steps.h"
 #include "vprof/trace.h"
 #include "vprof/tracepass.h"
@@ -29,6 +30,8 @@ typedef struct scan {
     int steps;            /* a step range was given */
     gpu_step *gsteps;     /* the gpu_user_annotation copies of the steps */
     size_t ngsteps, cap_g, cap_c;
+    long *gpu;            /* per collective candidate: its GPU event while its launcher
+                           * may yet decide, else -1 */
 } scan;
 
 static void scan_event(void *ctx, const vp_event *ev)
@@ -50,17 +53,50 @@ static void scan_event(void *ctx, const vp_event *ev)
         }
         sc->gsteps[sc->ngsteps++] = (gpu_step){num, ev->ts, vp_mg_event_end(ev)};
     }
-    if (sc->m->align == ALIGN_COLLECTIVE && ev->ph == 'X' && ev->has_dur) {
-        vp_gpu_kind kind = vp_gpu_kind_of(ev->cat);
-        if (kind == VP_GPU_KERNEL && vp_classify(kind, ev->name.p, ev->name.n) == VP_CLASS_COMM) {
-            if (in->ncolls == sc->cap_c) {
-                sc->cap_c = sc->cap_c ? sc->cap_c * 2 : 256;
-                in->colls = vp_realloc(in->colls, sc->cap_c * sizeof *in->colls);
-            }
-            in->colls[in->ncolls++] =
-                (coll_end){vp_hash_bytes(ev->name.p, ev->name.n), 0, ev->ts, vp_mg_event_end(ev)};
-        }
+}
+
+/* --align collective: the pass over the GPU work, whose kernels are
+ * collectives by the evidence comm uses (name, args, launching op:
+ * docs/classification.md).  A kernel that only its launcher can make one
+ * is kept as a candidate, and decided once the pass has resolved it. */
+static void scan_gpu_event(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
+{
+    scan *sc = ctx;
+    input *in = sc->in;
+    scan_event(ctx, ev);
+    if (gi < 0 || w->ev[gi].kind != VP_GPU_KERNEL || ev->ph != 'X' || !ev->has_dur)
+        return;
+    const vp_gpu_ev *g = &w->ev[gi];
+    if (g->cls != VP_CLASS_COMM && !(g->flags & VP_GPU_F_UNDECIDED))
+        return;
+    if (in->ncolls == sc->cap_c) {
+        sc->cap_c = sc->cap_c ? sc->cap_c * 2 : 256;
+        in->colls = vp_realloc(in->colls, sc->cap_c * sizeof *in->colls);
+        sc->gpu = vp_realloc(sc->gpu, sc->cap_c * sizeof *sc->gpu);
     }
+    sc->gpu[in->ncolls] = g->cls == VP_CLASS_COMM ? -1 : gi;
+    in->colls[in->ncolls++] =
+        (coll_end){vp_hash_bytes(ev->name.p, ev->name.n), 0, ev->ts, vp_mg_event_end(ev)};
+}
+
+/* The candidates that resolve made communication stay, with those of
+ * the name or args; a kernel resolve dropped (outside --steps) keeps the
+ * class it had, compute. */
+static void keep_collectives(scan *sc, const vp_gpuwork *w)
+{
+    input *in = sc->in;
+    size_t kept = 0;
+    vp_gpu_remap map = {0};
+    for (size_t i = 0; i < in->ncolls; i++) {
+        long gi = sc->gpu[i];
+        if (gi >= 0) {
+            long at = vp_gpuwork_index_after(w, &map, (size_t)gi);
+            if (at < 0 || w->ev[at].cls != VP_CLASS_COMM)
+                continue;
+        }
+        in->colls[kept++] = in->colls[i];
+    }
+    in->ncolls = kept;
 }
 
 /* The window of the steps selected: from the first one's start to the last
@@ -113,29 +149,41 @@ int vp_mg_scan_input(merge *m, input *in, long position)
                      "rank or clock base comes after its events (give the rank as -@RANK)");
         return -1;
     }
-    vp_trace_pass p;
+    vp_gpu_pass gp;
+    memset(&gp, 0, sizeof gp);
+    vp_trace_pass *pp = &gp.pass;
     vp_trace_pass_opts o = {.partial = m->partial, .no_progress = !m->progress,
                             .range = m->has_steps ? &m->steps : NULL, .position = position,
-                            .rank = -1};
+                            .rank = -1, .classes = m->classes};
     scan sc = {.m = m, .in = in, .steps = m->has_steps};
     in->has_min = 0;
     in->ncolls = 0;
-    if (vp_trace_pass_read(&p, in->path, &o, scan_event, &sc, &err) != 0) {
+    int coll = m->align == ALIGN_COLLECTIVE;
+    int rc = coll ? vp_gpu_pass_read(&gp, in->path, &o, scan_gpu_event, &sc, &err)
+                  : vp_trace_pass_read(pp, in->path, &o, scan_event, &sc, &err);
+    if (rc != 0) {
         vp_error_set(&m->err, err.status, "%s", err.msg);
         free(sc.gsteps);
-        vp_trace_pass_close(&p);
+        free(sc.gpu);
+        if (coll)
+            vp_gpu_pass_close(&gp);
+        else
+            vp_trace_pass_close(pp);
         return -1;
     }
+    if (coll)
+        keep_collectives(&sc, &gp.w);
+    free(sc.gpu);
     if (!in->rank_explicit) {
-        in->rank = p.rank;
-        in->rank_from = p.rank_from;
+        in->rank = pp->rank;
+        in->rank_from = pp->rank_from;
     }
-    in->has_base = vp_mg_meta_base(p.trace, &in->base);
+    in->has_base = vp_mg_meta_base(pp->trace, &in->base);
     in->known = 1;
     in->scanned = 1;
-    if (p.steps) {
-        steps_window(in, p.steps, p.nsteps, &sc);
-        vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
+    if (m->has_steps && pp->steps) {   /* the GPU pass has steps without a range too */
+        steps_window(in, pp->steps, pp->nsteps, &sc);
+        vp_trace_pass_warn(pp, &(vp_trace_pass_warnings){
                                    .no_steps_kept = ": only its metadata events are kept",
                                    .none_selected_kept = ": only its metadata events are kept",
                                });
@@ -155,6 +203,9 @@ int vp_mg_scan_input(merge *m, input *in, long position)
         }
         qsort(in->colls, in->ncolls, sizeof *in->colls, vp_mg_cmp_coll_key);
     }
-    vp_trace_pass_close(&p);
+    if (coll)
+        vp_gpu_pass_close(&gp);
+    else
+        vp_trace_pass_close(pp);
     return 0;
 }

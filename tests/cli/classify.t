@@ -51,6 +51,55 @@ END
 expect_stderr <<'END'
 END
 
+case_ 'kernels --by class: the same evidence as comm, launching op included (210 us, 150 us without unknown_lib)'
+cd "$WORK"
+vp kernels --by name,class -f csv comm_evidence.json
+expect_status 0
+expect_stdout <<'END'
+Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Class,Name
+55.6,300000,1,300000.0,300000.0,300000,300000,0.0,compute,gemm_kernel
+11.1,60000,1,60000.0,60000.0,60000,60000,0.0,communication,unknown_lib_kernel
+9.3,50000,1,50000.0,50000.0,50000,50000,0.0,communication,my_custom_ar_kernel
+9.3,50000,1,50000.0,50000.0,50000,50000,0.0,communication,mystery_kernel
+9.3,50000,1,50000.0,50000.0,50000,50000,0.0,communication,"void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)"
+3.7,20000,1,20000.0,20000.0,20000,20000,0.0,compute,copy_kernel
+1.9,10000,1,10000.0,10000.0,10000,10000,0.0,compute,"void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*)"
+END
+for opt in "" "--compute-kernels unknown_lib"; do
+    vp comm -f csv --table comm $opt comm_evidence.json
+    comm_time=$(awk -F, 'NR == 2 { print $4 }' "$OUT_STDOUT")
+    vp kernels --by rank,class -f csv $opt comm_evidence.json
+    expect_status 0
+    kernels_time=$(awk -F, '$10 == "communication" { print $2 }' "$OUT_STDOUT")
+    want=210000
+    [ -z "$opt" ] || want=150000
+    if [ "$comm_time" = $want ] && [ "$kernels_time" = $want ]; then pass; else
+        fail "$opt: comm $comm_time ns, kernels --by rank,class $kernels_time ns of communication, expected $want both"; fi
+done
+
+case_ 'merge --align collective matches the kernels comm calls collectives, launching op included'
+cd "$WORK"
+# rank 1: the same trace on a clock 2 ms ahead (baseTimeNanoseconds)
+sed 's/^{"schemaVersion":1,/{"schemaVersion":1,"baseTimeNanoseconds":0,/' comm_evidence.json >r0.json
+sed 's/"rank":0,/"rank":1,/; s/^{"schemaVersion":1,/{"schemaVersion":1,"baseTimeNanoseconds":2000000,/' \
+    comm_evidence.json >r1.json
+vp merge -o merged.json --align collective r0.json r1.json
+expect_status 0
+expect_stderr <<'END'
+vprof: merge: 2 ranks, 42 of 42 events to merged.json; time: shifted to align collective kernels (--align collective)
+vprof: merge: rank 0: shifted by +0.000 us (4 collectives matched)
+vprof: merge: rank 1: shifted by -2000.000 us (4 collectives matched)
+END
+# the name and args evidence overridden: the two kernels launched by
+# vllm::all_reduce and c10d::allreduce_ still align the ranks
+vp merge -o merged.json --align collective --compute-kernels 'dispatch|mystery' r0.json r1.json
+expect_status 0
+expect_stderr <<'END'
+vprof: merge: 2 ranks, 42 of 42 events to merged.json; time: shifted to align collective kernels (--align collective)
+vprof: merge: rank 0: shifted by +0.000 us (2 collectives matched)
+vprof: merge: rank 1: shifted by -2000.000 us (2 collectives matched)
+END
+
 case_ 'a bad regex is a usage error naming the option'
 cd "$WORK"
 vp comm --comm-kernels '(' comm_evidence.json

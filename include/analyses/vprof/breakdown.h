@@ -17,6 +17,7 @@
 
 #include "vprof/ascend_stt.h"
 #include "vprof/gpuwork.h"
+#include "vprof/origin.h"
 #include "vprof/part.h"
 #include "vprof/stats.h"
 
@@ -66,6 +67,7 @@ typedef struct vp_breakdown {
     vp_stt stt;
     const char *stt_source;  /* vprof/ascend_part.h; NULL: no rows */
     void *phases;            /* the CPU phases of the trace being read */
+    vp_origins origins;      /* where and when each trace was recorded (version 4) */
 } vp_breakdown;
 
 void vp_breakdown_init(vp_breakdown *b);
@@ -96,7 +98,7 @@ void vp_breakdown_add_world(vp_breakdown *b, const vp_gpuwork *w, long world);
 
 /* Partial results: save appends what b holds; merge appends a partial's
  * rows and adds its counters (-1 with err set, status 3, when damaged). */
-enum { VP_BREAKDOWN_PART_VERSION = 3 };
+enum { VP_BREAKDOWN_PART_VERSION = 4 };   /* 4: the traces' origins (vprof/origin.h) */
 void vp_breakdown_save(const vp_breakdown *b, vp_buf *out);
 int vp_breakdown_merge(vp_breakdown *b, const void *p, size_t n, vp_error *err);
 

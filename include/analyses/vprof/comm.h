@@ -18,6 +18,7 @@
 #include "vprof/ascend_stt.h"
 #include "vprof/collective.h"
 #include "vprof/gpuwork.h"
+#include "vprof/origin.h"
 #include "vprof/part.h"
 #include "vprof/util.h"
 
@@ -65,6 +66,7 @@ typedef struct vp_comm {
     const char *stt_source;   /* vprof/ascend_part.h; NULL: no rows */
     vp_hccl hccl;
     int have_comm_json, have_matrix;
+    vp_origins origins;   /* where and when each trace was recorded (vprof/origin.h) */
     /* the trace being read: its collectives' records (see comm.c) */
     void *file;
     size_t file_colls, file_rpcs;   /* kernels noted (communication, or undecided after a
@@ -98,7 +100,7 @@ int vp_comm_read_hccl(vp_comm *c, const char *path, int matrix, long rank, vp_er
 
 /* Partial results: save appends what c holds; merge appends a partial's
  * ranks and adds its groups (-1 with err set, status 3, when damaged). */
-enum { VP_COMM_PART_VERSION = 4 };   /* 3: step_exposed, world; 4: class_time */
+enum { VP_COMM_PART_VERSION = 5 };   /* 3: step_exposed, world; 4: class_time; 5: the traces' origins */
 void vp_comm_save(const vp_comm *c, vp_buf *b);
 int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err);
 

@@ -126,6 +126,25 @@ static inline int vp_gpuwork_dropped(const vp_gpuwork *w, size_t i)
     return w->dropped && (w->dropped[i / 64] >> (i % 64) & 1);
 }
 
+/* A walk from the events given to the last vp_gpuwork_resolve to their
+ * indices after it (it keeps their order), for a reader that noted
+ * events by their index before resolve (comm's records, kernels' and
+ * merge's kernels waiting for their launcher): zeroed first, asked in
+ * increasing order. */
+typedef struct vp_gpu_remap {
+    size_t pre, post;
+} vp_gpu_remap;
+
+/* The index after resolve of the event given at, -1 when resolve dropped it. */
+static inline long vp_gpuwork_index_after(const vp_gpuwork *w, vp_gpu_remap *m, size_t at)
+{
+    if (!w->dropped)
+        return at < w->n ? (long)at : -1;
+    for (; m->pre < at; m->pre++)
+        m->post += !vp_gpuwork_dropped(w, m->pre);
+    return vp_gpuwork_dropped(w, at) || m->post >= w->n ? -1 : (long)m->post;
+}
+
 /* Interval sets of a group of GPU events, by class. */
 typedef struct vp_gpu_sets {
     vp_ivset comp, comm, mem, sync;

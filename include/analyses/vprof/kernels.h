@@ -101,6 +101,8 @@ typedef struct vp_kernels {
     uint32_t glast;    /* 1 + the group group_of found last; 0: none */
     struct vp_kpending *pend;
     size_t npend, cap_pend;
+    struct vp_kdefer *defer;   /* the file's kernels whose class waits for their launcher */
+    size_t ndefer, cap_defer;
     vp_strmap *strs;
     struct vp_npu_tracks *npu;
     long rank_override;
@@ -169,12 +171,20 @@ void vp_kernels_trace_begin(vp_kernels_trace *t, vp_kernels *k, const char *path
                             const struct vp_trace_pass *pass);
 void vp_kernels_trace_observe(void *ctx, const vp_event *ev);
 /* vp_kernels_trace_observe with the GPU event vp_gpuwork appended for ev
- * (g; NULL: none), as a reader of the same pass has it (vprof report):
- * a model that neither groups nor filters by name takes g's kind and
- * class instead of looking the name up (hashing a long kernel name is
- * most of what an event costs it). */
-void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const vp_gpu_ev *g);
-void vp_kernels_trace_end(vp_kernels_trace *t);
+ * (w->ev[gi]; gi -1: none), as a reader of a vp_gpu_pass has it (vprof
+ * report, kernels --by class): the model takes that event's kind and
+ * class (its name, its args, the --comm/--compute-kernels overrides)
+ * rather than the name's alone, and a model that neither groups nor
+ * filters by name does not look the name up (hashing a long kernel name
+ * is most of what an event costs it).  Grouped by class, a kernel that
+ * only its launching op can make communication (VP_GPU_F_UNDECIDED) waits
+ * for vp_kernels_trace_end's w: one classification for kernels, comm,
+ * steps and summary (docs/classification.md). */
+void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const vp_gpuwork *w,
+                                  long gi);
+/* After the whole reading; w: the pass's GPU work, resolved (its
+ * launchers' evidence applied), or NULL without a vp_gpu_pass. */
+void vp_kernels_trace_end(vp_kernels_trace *t, const vp_gpuwork *w);
 
 #define VP_KERNELS_PART_VERSION 2
 void vp_kernels_save(const vp_kernels *k, vp_buf *b);

@@ -87,6 +87,8 @@ typedef struct vp_merge_opts {
     vp_sink_opts sink;             /* gzip, level */
     vp_merge_align align;
     long coll_n;                   /* VP_ALIGN_COLLECTIVE: collectives matched */
+    struct vp_kclass_rules *classes;   /* VP_ALIGN_COLLECTIVE: the --comm-kernels and
+                                        * --compute-kernels overrides, NULL: the rules alone */
     const long (*ranks)[2];        /* only ranks in these ranges (none: all) */
     size_t nranks;
     const vp_step_range *steps;    /* only these ProfilerSteps (NULL: all) */

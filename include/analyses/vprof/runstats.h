@@ -57,7 +57,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 10  /* 10: the calls by edge (vprof/calledges.h) and step_exposed; 8: the api payload's version 3 */
+#define VP_RUN_PART_VERSION 11  /* 11: where and when each trace was recorded (vprof/origin.h); 10: the calls by edge (vprof/calledges.h) and step_exposed; 8: the api payload's version 3 */
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -126,6 +126,10 @@ int vp_run_why_absent(const vp_run *r, const char *name, char *buf, size_t n);
 long vp_run_schema(const vp_run *r);
 /* After vp_run_finish: the step time MFU uses (vprof/mfu.h), ns; 0: no step. */
 double vp_run_mfu_step(const vp_run *r);
+/* Where and when each trace was recorded, for vp_origins_warn
+ * (vprof/origin.h): files of separate runs are not ranks of one. */
+struct vp_origins;
+const struct vp_origins *vp_run_origins(const vp_run *r);
 /* 1 when the run is an Ascend profile (an Ascend directory, or a trace
  * with Ascend Hardware tracks): findings then name HCCL, AI Core, NPU. */
 int vp_run_is_ascend(const vp_run *r);

@@ -47,6 +47,8 @@ typedef struct vp_trace_pass {
     size_t chosen;         /* steps the range selected (nsteps without one) */
     long rank;
     vp_rank_source rank_from;
+    int64_t ts_first, ts_last;   /* the earliest and latest ts of its timed events, ns
+                                  * (metadata events apart); ts_first > ts_last: none */
 } vp_trace_pass;
 
 /* 0, or -1 with err set (the trace did not open, or an event is bad); p

@@ -57,6 +57,7 @@ void vp_comm_free(vp_comm *c)
         free(f);
     }
     vp_strmap_free(c->pgs);
+    vp_origins_free(&c->origins);
     memset(c, 0, sizeof *c);
 }
 
@@ -222,7 +223,8 @@ void vp_comm_observe(void *ctx, vp_gpuwork *w, long gpu_index, const vp_event *e
  * dropped; NULL after the last.  k: the next record; post: the index
  * after resolve of the event that was at pre. */
 typedef struct coll_walk {
-    size_t k, pre, post;
+    size_t k;
+    vp_gpu_remap map;
 } coll_walk;
 
 static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll_info **ci)
@@ -230,18 +232,9 @@ static vp_gpu_ev *next_coll(const vp_comm *c, vp_gpuwork *w, coll_walk *it, coll
     const file_colls *f = c->file;
     while (it->k < c->file_colls) {
         *ci = &f->ci[it->k++];
-        size_t at = (*ci)->at;
-        vp_gpu_ev *g = NULL;
-        if (!w->dropped) {
-            g = &w->ev[at];
-        } else {
-            for (; it->pre < at; it->pre++)
-                it->post += !vp_gpuwork_dropped(w, it->pre);
-            if (!vp_gpuwork_dropped(w, at))
-                g = &w->ev[it->post];
-        }
-        if (g && g->cls == VP_CLASS_COMM)
-            return g;
+        long at = vp_gpuwork_index_after(w, &it->map, (*ci)->at);
+        if (at >= 0 && w->ev[at].cls == VP_CLASS_COMM)
+            return &w->ev[at];
     }
     return NULL;
 }
@@ -368,7 +361,8 @@ void vp_comm_add_rank(vp_comm *c, vp_gpuwork *w, vp_comm_rank *rr, int selected_
  * files and DBs) with their parallel groups; communication.json's
  * operations and communication_matrix.json's links (version 2); each rank's
  * exposed time inside its steps and its world size (version 3); each
- * rank's time per combination of classes (version 4). */
+ * rank's time per combination of classes (version 4); where and when each
+ * trace was recorded (version 5, vprof/origin.h). */
 void vp_comm_save(const vp_comm *c, vp_buf *b)
 {
     vp_put_u64(b, c->nranks);
@@ -413,6 +407,7 @@ void vp_comm_save(const vp_comm *c, vp_buf *b)
     }
     vp_stt_save(&c->stt, c->stt_source, b);
     vp_hccl_save(&c->hccl, c->have_comm_json, c->have_matrix, b);
+    vp_origins_save(&c->origins, b);
 }
 
 /* A damaged partial's sums may overflow: they wrap, never undefined. */
@@ -478,6 +473,8 @@ int vp_comm_merge(vp_comm *c, const void *p, size_t n, vp_error *err)
         vp_stt_merge(&c->stt, &c->stt_source, &r);
     if (!r.bad)
         vp_hccl_merge(&c->hccl, &c->have_comm_json, &c->have_matrix, &r);
+    if (!r.bad)
+        vp_origins_merge(&c->origins, &r);
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged comm partial result");
         return -1;

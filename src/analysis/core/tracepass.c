@@ -1,5 +1,6 @@
 /* The per-file pass of every reader of events (vprof/tracepass.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,16 @@ int vp_trace_pass_read(vp_trace_pass *p, const char *path, const vp_trace_pass_o
     vp_steps *feed = p->own_steps ? p->steps : NULL;
     vp_event ev;
     int r;
+    p->ts_first = INT64_MAX;
+    p->ts_last = INT64_MIN;
     while ((r = vp_trace_next(p->trace, &ev, err)) == 1) {
+        if (ev.has_ts && ev.ph != 'M') {   /* the run's window (vprof/origin.h) */
+            if (ev.ts < p->ts_first)
+                p->ts_first = ev.ts;
+            int64_t end = ev.has_dur && ev.dur > 0 ? ev.ts + ev.dur : ev.ts;
+            if (end > p->ts_last)
+                p->ts_last = end;
+        }
         if (feed)
             vp_steps_observe(feed, &ev);
         fn(ctx, &ev);

@@ -8,6 +8,7 @@
 #include "vprof/ascend_db.h"
 #include "vprof/ascend_summaries.h"
 #include "vprof/ascend_tracks.h"
+#include "vprof/gpupass.h"
 #include "vprof/gpuwork.h"
 #include "vprof/kernels.h"
 #include "vprof/npu_task.h"
@@ -24,6 +25,16 @@ typedef struct vp_kpending {
     uint32_t group;
     uint32_t corr;     /* UINT32_MAX = none */
 } pending;
+
+/* A kernel grouped by class whose class waits for its launching op
+ * (VP_GPU_F_UNDECIDED): its group's key but for the class, settled at the
+ * file's end from the resolved GPU work. */
+typedef struct vp_kdefer {
+    vp_kgroup_key key;
+    int64_t dur;
+    size_t gpu;        /* its index in the file's vp_gpuwork, before resolve */
+    uint32_t corr;     /* UINT32_MAX = none */
+} deferred;
 
 void vp_kernels_init(vp_kernels *k, const vp_kernels_opts *o)
 {
@@ -44,6 +55,7 @@ void vp_kernels_free(vp_kernels *k)
     free(k->knames);
     free(k->gindex);
     free(k->pend);
+    free(k->defer);
     free(k->ranks);
     free(k->merged);
     for (size_t i = 0; i < k->nfiles; i++)
@@ -207,10 +219,11 @@ typedef struct file_counts {
     uint64_t kernels, no_dur;
 } file_counts;
 
-/* The group of a kernel of class cls, in a model with dimensions (name
+/* The key of a kernel of class cls, in a model with dimensions (name
  * ni: UINT32_MAX when the model does not group by name). */
-static uint32_t group_in_dims(vp_kernels *k, size_t file, uint32_t ni, vp_kclass cls, int64_t pid,
-                              int64_t device, int64_t stream, int32_t type, int32_t core)
+static vp_kgroup_key key_in_dims(vp_kernels *k, size_t file, uint32_t ni, vp_kclass cls,
+                                 int64_t pid, int64_t device, int64_t stream, int32_t type,
+                                 int32_t core)
 {
     unsigned dims = k->o.dims;
     vp_kgroup_key key = {.name = k->o.by_name ? ni : UINT32_MAX};
@@ -229,7 +242,28 @@ static uint32_t group_in_dims(vp_kernels *k, size_t file, uint32_t ni, vp_kclass
         key.type = type;
     if (dims & VP_KDIM_CORE)
         key.core = core;
+    return key;
+}
+
+static uint32_t group_in_dims(vp_kernels *k, size_t file, uint32_t ni, vp_kclass cls, int64_t pid,
+                              int64_t device, int64_t stream, int32_t type, int32_t core)
+{
+    vp_kgroup_key key = key_in_dims(k, file, ni, cls, pid, device, stream, type, core);
     return group_of(k, &key);
+}
+
+static void defer(vp_kernels *k, const vp_kgroup_key *key, int64_t dur, size_t gpu, int64_t corr)
+{
+    if (k->ndefer == k->cap_defer) {
+        k->cap_defer = k->cap_defer ? k->cap_defer * 2 : 1024;
+        k->defer = vp_realloc(k->defer, k->cap_defer * sizeof *k->defer);
+    }
+    k->defer[k->ndefer++] = (deferred){
+        .key = *key,
+        .dur = dur,
+        .gpu = gpu,
+        .corr = corr >= 0 && corr < UINT32_MAX ? (uint32_t)corr : UINT32_MAX,
+    };
 }
 
 uint32_t vp_kernels_group(vp_kernels *k, size_t file, uint32_t ni, int64_t pid, int64_t device,
@@ -273,9 +307,10 @@ VP_JSON_KEYSET(npu_set, "Stream Id", "correlation", "device")
 
 /* A kernel counted (ph X, with dur, kept), of name ni (UINT32_MAX: not
  * looked up, the model does not need it) and class cls; npu: an Ascend
- * task, of core type core. */
+ * task, of core type core; gpu: its index in the pass's GPU work when its
+ * class waits for its launching op, else -1. */
 static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t ni, vp_kclass cls,
-                      int npu, vp_span core, int steps, file_counts *fc)
+                      int npu, vp_span core, int steps, long gpu, file_counts *fc)
 {
     fc->kernels++;
     unsigned dims = k->o.dims;
@@ -292,9 +327,15 @@ static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t n
     } else {
         int64_t pid = dims & VP_KDIM_DEVICE || (dims & VP_KDIM_RANK && k->merged[file])
                           ? span_int(ev->pid, -1) : -1;
-        gi = group_in_dims(k, file, ni, cls, pid, dims & VP_KDIM_DEVICE ? span_int(vals[2], pid) : -1,
-                           dims & VP_KDIM_STREAM ? span_int(vals[0], span_int(ev->tid, -1)) : -1,
-                           0, intern(k, core.p, core.n));
+        vp_kgroup_key key =
+            key_in_dims(k, file, ni, cls, pid, dims & VP_KDIM_DEVICE ? span_int(vals[2], pid) : -1,
+                        dims & VP_KDIM_STREAM ? span_int(vals[0], span_int(ev->tid, -1)) : -1, 0,
+                        intern(k, core.p, core.n));
+        if (gpu >= 0 && dims & VP_KDIM_CLASS) {
+            defer(k, &key, ev->dur, (size_t)gpu, span_int(vals[1], -1));
+            return;
+        }
+        gi = group_of(k, &key);
     }
     if (!steps) {
         keep(k, gi, ev->dur);
@@ -305,9 +346,10 @@ static void add_event(vp_kernels *k, size_t file, const vp_event *ev, uint32_t n
 
 /* kind: ev's, of its cat; cls: VP_CLASS_COUNT, or its class when the
  * caller knows it (then ev is a GPU event with dur).  steps: the kernels
- * are held until the file's steps are known. */
+ * are held until the file's steps are known.  gpu: the index of ev's GPU
+ * event when its launching op may yet make it communication, else -1. */
 static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_gpu_kind kind,
-                       vp_kclass cls, int steps, file_counts *fc)
+                       vp_kclass cls, int steps, long gpu, file_counts *fc)
 {
     vp_span core = {0};
     int npu = 0;
@@ -336,13 +378,16 @@ static void take_event(vp_kernels *k, size_t file, const vp_event *ev, vp_gpu_ki
         return;
     }
     if (!npu && cls != VP_CLASS_COUNT && !needs_names(k)) {
-        add_event(k, file, ev, UINT32_MAX, cls, 0, core, steps, fc);
+        add_event(k, file, ev, UINT32_MAX, cls, 0, core, steps, gpu, fc);
         return;
     }
     uint32_t ni = vp_kernels_name(k, ev->name.p, ev->name.n, npu ? cls : VP_CLASS_COUNT, kind);
     vp_kname *kn = &k->knames[ni];
+    /* the event's class where its GPU event has one (its args may have
+     * said more than its name) */
     if (kn->kept)
-        add_event(k, file, ev, ni, kn->cls, npu, core, steps, fc);
+        add_event(k, file, ev, ni, cls != VP_CLASS_COUNT ? cls : kn->cls, npu, core, steps, gpu,
+                  fc);
 }
 
 /* Adds the kernels of one file held for --steps: those of the steps
@@ -390,7 +435,7 @@ void vp_kernels_trace_begin(vp_kernels_trace *t, vp_kernels *k, const char *path
 /* Apart from the observers, which most events leave at once and which
  * then need no stack frame. */
 static __attribute__((noinline)) void trace_take(vp_kernels_trace *t, const vp_event *ev,
-                                                 vp_gpu_kind kind, vp_kclass cls)
+                                                 vp_gpu_kind kind, vp_kclass cls, long gpu)
 {
     if (!t->started) {
         /* the metadata before the first event tells a merged trace */
@@ -398,7 +443,7 @@ static __attribute__((noinline)) void trace_take(vp_kernels_trace *t, const vp_e
         t->k->merged[t->file] = vp_rank_merged_pids(vp_trace_meta(t->pass->trace));
     }
     file_counts fc = {0, 0};
-    take_event(t->k, t->file, ev, kind, cls, t->k->o.steps != NULL, &fc);
+    take_event(t->k, t->file, ev, kind, cls, t->k->o.steps != NULL, gpu, &fc);
     t->kernels += fc.kernels;
     t->no_dur += fc.no_dur;
 }
@@ -411,58 +456,98 @@ void vp_kernels_trace_observe(void *ctx, const vp_event *ev)
      * track's metadata or task */
     if (kind == VP_GPU_NONE && t->started && ev->ph != 'M' && (ev->ph != 'X' || ev->cat.n))
         return;
-    trace_take(t, ev, kind, VP_CLASS_COUNT);
+    trace_take(t, ev, kind, VP_CLASS_COUNT, -1);
 }
 
-void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const vp_gpu_ev *g)
+void vp_kernels_trace_observe_gpu(vp_kernels_trace *t, const vp_event *ev, const vp_gpuwork *w,
+                                  long gi)
 {
+    const vp_gpu_ev *g = gi >= 0 ? &w->ev[gi] : NULL;
     /* an Ascend task's kind and class are its Task Type's, not its cat's */
     if (g && !(g->flags & VP_GPU_F_BY_TIME))
-        trace_take(t, ev, (vp_gpu_kind)g->kind, (vp_kclass)g->cls);
+        trace_take(t, ev, (vp_gpu_kind)g->kind, (vp_kclass)g->cls,
+                   g->flags & VP_GPU_F_UNDECIDED ? gi : -1);
     else
         vp_kernels_trace_observe(t, ev);
 }
 
-void vp_kernels_trace_end(vp_kernels_trace *t)
+/* The deferred kernels of the file: each in the group of the class its
+ * GPU event has after resolve (communication when its launcher said so). */
+static void settle_deferred(vp_kernels *k, const vp_gpuwork *w, const vp_steps *steps)
+{
+    vp_gpu_remap map = {0};
+    for (size_t i = 0; i < k->ndefer; i++) {
+        deferred *d = &k->defer[i];
+        long at = vp_gpuwork_index_after(w, &map, d->gpu);
+        if (at < 0)
+            continue;
+        if (steps && (d->corr == UINT32_MAX || !vp_steps_selected(steps, d->corr)))
+            continue;
+        d->key.cls = (int32_t)w->ev[at].cls;
+        keep(k, group_of(k, &d->key), d->dur);
+    }
+    k->ndefer = 0;
+}
+
+void vp_kernels_trace_end(vp_kernels_trace *t, const vp_gpuwork *w)
 {
     if (t->pass->steps)
         resolve_steps(t->k, t->pass->steps);
+    if (w)
+        settle_deferred(t->k, w, t->k->o.steps ? t->pass->steps : NULL);
+    t->k->ndefer = 0;
     t->k->ranks[t->file] = t->pass->rank;
+}
+
+static void gpu_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
+{
+    vp_kernels_trace_observe_gpu(ctx, ev, w, gi);
 }
 
 static int read_trace(vp_kernels *k, const char *path, vp_error *err)
 {
-    vp_trace_pass p = {0};
+    /* Grouped by class, through the GPU work's pass: a kernel's launching
+     * op is evidence of communication too, as comm, steps and summary
+     * read it (docs/classification.md).  Otherwise the name is enough and
+     * the lighter trace pass does. */
+    int by_class = (k->o.dims & VP_KDIM_CLASS) != 0;
+    vp_gpu_pass gp;
+    memset(&gp, 0, sizeof gp);
+    vp_trace_pass *p = &gp.pass;
     vp_trace_pass_opts o = {.partial = k->o.partial, .range = k->o.steps,
-                            .position = (long)(k->pos0 + k->nfiles), .rank = k->rank_override};
+                            .position = (long)(k->pos0 + k->nfiles), .rank = k->rank_override,
+                            .classes = k->o.classes};
     vp_kernels_trace tr;
-    vp_kernels_trace_begin(&tr, k, path, &p);
-    if (vp_trace_pass_read(&p, path, &o, vp_kernels_trace_observe, &tr, err) != 0) {
-        vp_trace_pass_close(&p);
-        return VP_EXIT_INPUT;
+    vp_kernels_trace_begin(&tr, k, path, p);
+    int rc = by_class ? vp_gpu_pass_read(&gp, path, &o, gpu_observe, &tr, err)
+                      : vp_trace_pass_read(p, path, &o, vp_kernels_trace_observe, &tr, err);
+    if (rc == 0) {
+        vp_trace_pass_warn(p, &(vp_trace_pass_warnings){
+                                  .no_steps_kept = ", so no kernel is kept",
+                                  .skipped = tr.no_dur,
+                                  .skipped_what = "kernel events without \"dur\"",
+                                  .utf8 = 1,
+                              });
+        vp_kernels_trace_end(&tr, by_class ? &gp.w : NULL);
+        size_t file = tr.file;
+        const char *name = vp_trace_name(p->trace);
+        const vp_trace_stats *st = vp_trace_get_stats(p->trace);
+        if (k->merged[file])
+            vp_trace_pass_say(k->o.say, "%s: merged trace: the rank of an event is its pid / %ld",
+                              name, k->merged[file]);
+        else
+            vp_trace_pass_say(k->o.say,
+                              "%s: rank %ld (from %s); read %llu events in %llu bytes%s, counted "
+                              "%llu kernels",
+                              name, k->ranks[file], vp_rank_source_name(p->rank_from),
+                              (unsigned long long)st->events, (unsigned long long)st->bytes,
+                              st->truncated ? " (truncated)" : "", (unsigned long long)tr.kernels);
     }
-    vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
-                               .no_steps_kept = ", so no kernel is kept",
-                               .skipped = tr.no_dur,
-                               .skipped_what = "kernel events without \"dur\"",
-                               .utf8 = 1,
-                           });
-    vp_kernels_trace_end(&tr);
-    size_t file = tr.file;
-    const char *name = vp_trace_name(p.trace);
-    const vp_trace_stats *st = vp_trace_get_stats(p.trace);
-    if (k->merged[file])
-        vp_trace_pass_say(k->o.say, "%s: merged trace: the rank of an event is its pid / %ld",
-                          name, k->merged[file]);
+    if (by_class)
+        vp_gpu_pass_close(&gp);
     else
-        vp_trace_pass_say(k->o.say,
-                          "%s: rank %ld (from %s); read %llu events in %llu bytes%s, counted "
-                          "%llu kernels",
-                          name, k->ranks[file], vp_rank_source_name(p.rank_from),
-                          (unsigned long long)st->events, (unsigned long long)st->bytes,
-                          st->truncated ? " (truncated)" : "", (unsigned long long)tr.kernels);
-    vp_trace_pass_close(&p);
-    return VP_EXIT_OK;
+        vp_trace_pass_close(p);
+    return rc == 0 ? VP_EXIT_OK : VP_EXIT_INPUT;
 }
 
 /* kernel_details.csv / op_summary rows as kernels, into each model of

@@ -73,8 +73,8 @@ static void asc_done(void *ctx, vp_gpu_pass *p)
     vp_comm_add_file(&g->r->m, &p->w, g->path, p->pass.rank,
                      vp_rank_world_size(vp_trace_meta(p->pass.trace)), sel);
     if (g->kernels) {
-        vp_kernels_trace_end(&g->ops);
-        vp_kernels_trace_end(&g->classes);
+        vp_kernels_trace_end(&g->ops, NULL);
+        vp_kernels_trace_end(&g->classes, NULL);
     }
 }
 

@@ -68,7 +68,7 @@ static void ride_observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
     riding *g = ctx;
     vp_breakdown_observe(&g->r->b, w, gi, ev);
     vp_comm_observe(&g->r->m, w, gi, ev);
-    vp_kernels_trace_observe_gpu(&g->kt, ev, gi >= 0 ? &w->ev[gi] : NULL);
+    vp_kernels_trace_observe_gpu(&g->kt, ev, w, gi);
 }
 
 static void ride_done(void *ctx, vp_gpu_pass *p)
@@ -80,7 +80,7 @@ static void ride_done(void *ctx, vp_gpu_pass *p)
     vp_breakdown_add_steps(&r->b, &p->w, p->pass.rank, sel);
     vp_breakdown_add_world(&r->b, &p->w, world);
     vp_comm_add_file(&r->m, &p->w, g->path, p->pass.rank, world, sel);
-    vp_kernels_trace_end(&g->kt);
+    vp_kernels_trace_end(&g->kt, &p->w);
 }
 
 /* The first input's [memory] events are the run's own, given points to

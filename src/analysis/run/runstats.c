@@ -319,6 +319,7 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
     int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
     if (rc == 0) {
         vp_cp_steps_end(&r->cps, path, p.pass.rank);
+        vp_origins_add(&r->origins, &p.pass);
         read_device_properties(r, vp_trace_meta(p.pass.trace));
         account(r, &p.w, 1, &f, p.pass.rank, -1, o);
         /* account selected the steps */
@@ -356,6 +357,11 @@ int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opt
     if (strcmp(path, "-") != 0 && vp_asc_sniff(path) == VP_ASC_DB)
         return vp_run_add_db(r, path, position, o, err);
     return vp_run_add_trace(r, path, position, -1, o, NULL, err);
+}
+
+const vp_origins *vp_run_origins(const vp_run *r)
+{
+    return &r->origins;
 }
 
 int vp_run_is_ascend(const vp_run *r)
@@ -590,6 +596,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_put_str(b, untimed, strlen(untimed));
     vp_cp_steps_save(&r->cps, b);   /* version 6 */
     vp_run_calls_save(&r->calls, b);   /* version 7 */
+    vp_origins_save(&r->origins, b);   /* version 11 */
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -683,6 +690,8 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
     vp_cp_steps_merge(&r->cps, &d);
     if (!d.bad)
         vp_run_calls_merge(&r->calls, &d, err);
+    if (!d.bad)
+        vp_origins_merge(&r->origins, &d);
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -704,6 +713,7 @@ void vp_run_free(vp_run *r)
     free(r->untimed);
     vp_cp_steps_free(&r->cps);
     vp_run_calls_free(&r->calls);
+    vp_origins_free(&r->origins);
     free(r);
 }
 

@@ -15,6 +15,7 @@
 #include "vprof/launches.h"
 #include "vprof/memevents.h"
 #include "vprof/mfu.h"
+#include "vprof/origin.h"
 #include "vprof/part.h"
 #include "vprof/runstats.h"
 
@@ -61,6 +62,7 @@ struct vp_run {
                               * alone: its steps are Step Ids, without times */
     vp_run_calls calls;      /* the launches and api analyses of the same pass */
     vp_cp_steps cps;         /* each step's critical-path verdict (--critical-path) */
+    vp_origins origins;      /* where and when each trace was recorded */
 };
 
 

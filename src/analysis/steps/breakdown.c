@@ -38,6 +38,7 @@ void vp_breakdown_free(vp_breakdown *b)
         free(ph);
     }
     vp_stt_free(&b->stt);
+    vp_origins_free(&b->origins);
     free(b->rows);
     free(b->irows);
     free(b->trows);
@@ -315,6 +316,7 @@ void vp_breakdown_save(const vp_breakdown *b, vp_buf *out)
     vp_put_u64(out, (uint64_t)b->no_steps_files);
     vp_put_u64(out, b->comm_unseen);
     vp_stt_save(&b->stt, b->stt_source, out);
+    vp_origins_save(&b->origins, out);
 }
 
 int vp_breakdown_merge(vp_breakdown *b, const void *p, size_t n, vp_error *err)
@@ -353,6 +355,8 @@ int vp_breakdown_merge(vp_breakdown *b, const void *p, size_t n, vp_error *err)
     b->comm_unseen += vp_get_u64(&r);
     if (!r.bad)
         vp_stt_merge(&b->stt, &b->stt_source, &r);
+    if (!r.bad)
+        vp_origins_merge(&b->origins, &r);
     if (!vp_rd_done(&r)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged steps partial result");
         return -1;
