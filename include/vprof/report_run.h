@@ -39,7 +39,7 @@ typedef struct vp_report_run {
     char *ascmem_path;        /* that profile; NULL: no input had memory files */
 } vp_report_run;
 
-#define VP_REPORT_RUN_PART_VERSION 4   /* 2: the Ascend memory; 4: summary's run at version 10 */
+#define VP_REPORT_RUN_PART_VERSION 5   /* 2: the Ascend memory; 4: summary's run at version 10; 5: at 11 */
 
 /* o: the run's options (steps, partial, progress); NULL: the defaults. */
 void vp_report_run_init(vp_report_run *r, const vp_run_opts *o);

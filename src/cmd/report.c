@@ -146,6 +146,7 @@ int cmd_report(int argc, char **argv)
     vp_report_input_init(&in);
     vp_common_init(&in.common);
     vp_run_cli_init(&in.ro, "report");
+    in.ro.run.roofline = 1;   /* the roofline chart and table, from the same pass */
     fmt_ctx fmt = {1, 0};
     in.common.own_format = report_format;
     in.common.own_format_ctx = &fmt;

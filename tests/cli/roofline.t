@@ -133,6 +133,21 @@ expect_stdout_has 'roofline.gemm_pct < 40,fail-if,FAIL,roofline.gemm_pct = 34.75
 expect_stdout_has 'roofline.attention_pct >= 10,expect,pass,roofline.attention_pct = 17.37% (>= 10.00% is true)'
 expect_stderr_has 'vprof: check: gate failed: roofline.gemm_pct < 40'
 
+# The run's one pass reads the operators too: a trace on stdin can be read
+# only once, and gives the same metrics; so does a summary partial reduced.
+case_ 'check: the roofline gates from the run'"'"'s one pass (stdin)'
+vp check -f csv --fail-if 'roofline.gemm_pct < 40' - <"$RL"
+expect_status 1
+expect_stdout_has 'roofline.gemm_pct < 40,fail-if,FAIL,roofline.gemm_pct = 34.75% (< 40.00% is true)'
+
+case_ 'summary: the roofline metrics survive a partial'
+vp summary --save-part "$WORK/rl-run.vpart" "$RL"
+expect_status 0
+vp reduce -f csv "$WORK/rl-run.vpart"
+expect_status 0
+expect_stdout_has 'roofline.gemm_pct,34.746140,percent'
+expect_stdout_has 'roofline.attention_pct,17.370950,percent'
+
 case_ 'diff: a roofline gate reads both runs'"'"' operators'
 vp diff --fail-if 'roofline.gemm_pct < -5%' "$RL" "$RL"
 expect_status 0
