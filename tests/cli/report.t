@@ -67,6 +67,7 @@ expect_stdout <<'END'
 <strong>the GPU is idle for much of the run</strong>
 <strong>FP32 GEMMs where BF16 or FP16 is expected</strong>
 <strong>the ranks do uneven amounts of work</strong>
+<strong>the device's peaks are unknown: how close the operators run to their roof is not known</strong>
 END
 cp page.html "$OUT_STDOUT"
 expect_stdout_has 'Evidence: 641 ms of communication not overlapped by compute (all ranks)'
