@@ -171,18 +171,17 @@ expect_status 0
 expect_stdout_has 'far_under_roof,4 operator shapes far under their roof: 89.1% of the operators'"'"' GPU time below 90% of the roofline,"aten::_scaled_dot_product_flash_attention [[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16,...: 171.8 TFLOP/s, 17.4% of its roofline (compute-bound), 43.5% of the operators'"'"' GPU time; aten::addmm [[4096], [1024, 4096], [4096, 4096], [], []]: 343.6 TFLOP/s, 34.7% of its roofline (compute-bound), 21.7% of the operators'"'"' GPU time; 2 more"'
 
 case_ 'summary: no far_under_roof where the shown figures are not below the thresholds'
+IDLE_ONLY=$(cat <<'END'
+Rule,Finding,Evidence,Suggestion
+idle,the GPU is idle for much of the run,GPU idle 43.2% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+END
+)
 vp summary -f csv --table findings --threshold roofline=17.4 "$RL"
 expect_status 0
-expect_stdout <<'END'
-Rule,Finding,Evidence,Suggestion
-idle,the GPU is idle for much of the run,GPU idle 43.2% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
-END
+expect_stdout <<<"$IDLE_ONLY"
 vp summary -f csv --table findings --threshold roofline_share=43.6 "$RL"
 expect_status 0
-expect_stdout <<'END'
-Rule,Finding,Evidence,Suggestion
-idle,the GPU is idle for much of the run,GPU idle 43.2% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
-END
+expect_stdout <<<"$IDLE_ONLY"
 vp summary -f csv --table findings --threshold roofline=17.5 --threshold roofline_share=43.5 "$RL"
 expect_status 0
 expect_stdout_has 'far_under_roof,1 operator shape far under its roof: 43.5% of the operators'"'"' GPU time below 17.5% of the roofline'
