@@ -147,6 +147,12 @@ vp reduce -f csv "$WORK/rl-run.vpart"
 expect_status 0
 expect_stdout_has 'roofline.gemm_pct,34.746140,percent'
 expect_stdout_has 'roofline.attention_pct,17.370950,percent'
+# two files read apart by the worker pool, merged: the same rows twice
+cp "$RL" "$WORK/rl-copy.json"
+vp summary -j 2 -f csv "$RL" "$WORK/rl-copy.json"
+expect_status 0
+expect_stdout_has 'roofline.gemm_pct,34.746140,percent'
+expect_stdout_has 'roofline.attention_pct,17.370950,percent'
 
 case_ 'diff: a roofline gate reads both runs'"'"' operators'
 vp diff --fail-if 'roofline.gemm_pct < -5%' "$RL" "$RL"
