@@ -2,12 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/stat.h>
-
 #include "cli/runopts.h"
 #include "cli/scale.h"
 #include "vprof/origin.h"
-#include "vprof/roofline.h"
 
 void vp_run_cli_init(vp_run_cli *o, const char *cmd)
 {
@@ -74,44 +71,7 @@ int vp_run_cli_mfu(const vp_run_cli *o, vp_run *run)
 void vp_run_cli_gate(vp_run_cli *o, const char *gate_text)
 {
     if (strstr(gate_text, "roofline."))
-        o->roofline = 1;
-}
-
-/* roofline.gemm_pct and roofline.attention_pct: vprof roofline's pass
- * over the same traces (vp_roofline_weighted_pct), set where the run has
- * such rows with a roof.  Not for partials (they carry no operator
- * trees) nor Ascend profile directories (no Input Dims there). */
-static int run_cli_roofline(const vp_common_opts *common, char *const *paths, size_t n,
-                            vp_run *run)
-{
-    struct stat st;
-    if (vp_reducing || common->save_part)
-        return VP_EXIT_OK;
-    for (size_t i = 0; i < n; i++)
-        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
-            return VP_EXIT_OK;
-    vp_roofline_opts ro = {.steps = common->has_steps ? &common->steps : NULL,
-                           .partial = common->partial};
-    vp_ops_opts oo;
-    vp_roofline_ops_opts(&ro, &oo);
-    vp_ops m;
-    vp_ops_init(&m, &oo);
-    vp_parts parts = {.cmd = "roofline", .opts = &oo, .model = &m};
-    int status = vp_parts_run(common, &parts, paths, n);
-    if (status == VP_EXIT_OK) {
-        vp_ops_finish(&m, VP_OSORT_GPU_TOTAL);
-        vp_roofline r;
-        vp_roofline_build(&r, &ro, &m, m.device, VP_RLSORT_TIME);
-        double g = vp_roofline_weighted_pct(&r, VP_RL_MASK_GEMM),
-               a = vp_roofline_weighted_pct(&r, VP_RL_MASK_ATTENTION);
-        if (g >= 0)
-            vp_run_set(run, "roofline.gemm_pct", g);
-        if (a >= 0)
-            vp_run_set(run, "roofline.attention_pct", a);
-        vp_roofline_free(&r);
-    }
-    vp_ops_free(&m);
-    return status == VP_PARTS_DONE ? VP_EXIT_OK : status;
+        o->run.roofline = 1;
 }
 
 vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char *const *paths,
@@ -130,8 +90,7 @@ vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char 
     }
     vp_run_finish(run);
     vp_origins_warn(vp_run_origins(run), o->cmd);
-    if ((o->roofline && (*status = run_cli_roofline(common, paths, n, run)) != VP_EXIT_OK) ||
-        (*status = vp_run_cli_mfu(o, run)) != VP_EXIT_OK) {
+    if ((*status = vp_run_cli_mfu(o, run)) != VP_EXIT_OK) {
         vp_run_free(run);
         return NULL;
     }

@@ -38,10 +38,10 @@ typedef struct vp_run_cli {
     const char *cmd;       /* in partial headers: vprof reduce runs it */
     vp_run_opts run;
     vp_run_mfu_opts mfu;
-    int roofline;          /* a gate names roofline.*: the traces' operators are read too */
 } vp_run_cli;
 
-/* Sets o->roofline when a gate's text names a roofline.* metric. */
+/* Sets o->run.roofline when a gate's text names a roofline.* metric: the
+ * run's pass then reads the traces' operators too. */
 void vp_run_cli_gate(vp_run_cli *o, const char *gate_text);
 
 void vp_run_cli_init(vp_run_cli *o, const char *cmd);
@@ -58,8 +58,8 @@ int vp_run_cli_mfu(const vp_run_cli *o, vp_run *run);
 
 /* Reads a run from its files (common: --steps, --partial, and -j,
  * --save-part, --mpi through cli/scale.h), adding MFU when --model was
- * given and the roofline metrics when o->roofline (a second pass, vprof
- * roofline's); prints the error and sets *status on failure.  NULL with
+ * given (the roofline metrics come from the same pass with
+ * o->run.roofline); prints the error and sets *status on failure.  NULL with
  * *status 0 when there is nothing to print here (--save-part, an MPI
  * process other than rank 0). */
 vp_run *vp_run_cli_read(const vp_run_cli *o, const vp_common_opts *common, char *const *paths,

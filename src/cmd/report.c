@@ -27,6 +27,7 @@ const vp_table_doc cmd_report_tables[] = {
     {"mfu", "model FLOPs utilization, with --model (summary)"},
     {"findings", "what to look at, with the evidence (summary)"},
     {"metrics", "every metric by name (summary)"},
+    {"roofline", "per operator and shape: FLOPs, bytes, TFLOP/s, TB/s, Roofline (%) (roofline)"},
     {"kernel_classes", "per rank: kernel time by class (kernels --by rank,class --include "
                        "memcpy,memset,sync)"},
     {"op_types", "an Ascend profile's operator time per op type (kernels --by type)"},
@@ -85,13 +86,13 @@ const char cmd_report_usage[] =
     "  --top N              kernels in the top table and chart (default 20, 0 = all)\n"
     VP_RUN_USAGE
     "      --table NAME     with -f csv/tsv/json/md: run, gpu_time, top_kernels, memory,\n"
-    "                       mfu, findings, metrics, kernel_classes, op_types, op_cores,\n"
-    "                       op_statistics, steps, step_trace_time, comm, collectives,\n"
-    "                       spread, stragglers, hccl_ops, hccl_bandwidth, hccl_links,\n"
-    "                       baseline_runs, baseline_metrics, baseline_kernels,\n"
-    "                       memory_events, out_of_memory, npu_memory, operators_at_peak,\n"
-    "                       npu_module_mem, state, peak, top_at_peak, oom, or list (what\n"
-    "                       each holds)\n"
+    "                       mfu, findings, metrics, roofline, kernel_classes, op_types,\n"
+    "                       op_cores, op_statistics, steps, step_trace_time, comm,\n"
+    "                       collectives, spread, stragglers, hccl_ops, hccl_bandwidth,\n"
+    "                       hccl_links, baseline_runs, baseline_metrics,\n"
+    "                       baseline_kernels, memory_events, out_of_memory, npu_memory,\n"
+    "                       operators_at_peak, npu_module_mem, state, peak, top_at_peak,\n"
+    "                       oom, or list (what each holds)\n"
     "      --partial        accept truncated traces, with a warning\n"
     "  -q, --quiet          no warnings, no progress bar\n"
     "  -h, --help           this help\n"
@@ -147,6 +148,7 @@ int cmd_report(int argc, char **argv)
     vp_report_input_init(&in);
     vp_common_init(&in.common);
     vp_run_cli_init(&in.ro, "report");
+    in.ro.run.roofline = 1;   /* the roofline chart and table, from the same pass */
     fmt_ctx fmt = {1, 0};
     in.common.own_format = report_format;
     in.common.own_format_ctx = &fmt;

@@ -10,7 +10,7 @@
 #include "cli/runopts.h"
 #include "vprof/exec.h"
 
-#define VP_REPORT_TABLES 32
+#define VP_REPORT_TABLES 40
 
 typedef struct vp_report_input {
     vp_common_opts common;
@@ -20,6 +20,7 @@ typedef struct vp_report_input {
     vp_table *tables[VP_REPORT_TABLES];
     size_t ntables;
     char *memory_svg;         /* the chart of vprof memory --plot, NULL: none */
+    char *roofline_svg;       /* the roofline chart (vp_roofline_svg), NULL: none */
     int done;                 /* nothing to print here (vprof/parts.h's VP_PARTS_DONE) */
     char title[512];
 } vp_report_input;

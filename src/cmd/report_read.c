@@ -16,6 +16,7 @@
 #include "vprof/memview.h"
 #include "vprof/origin.h"
 #include "vprof/report_page.h"
+#include "vprof/roofline_view.h"
 #include "vprof/report_run.h"
 #include "vprof/steps_view.h"
 #include "vprof/summary_view.h"
@@ -33,6 +34,7 @@ void vp_report_input_free(vp_report_input *in)
         vp_table_free(in->tables[i]);
     vp_inputs_free(&in->inputs);
     free(in->memory_svg);
+    free(in->roofline_svg);
 }
 
 static void add(vp_report_input *in, vp_table *t, const char *name)
@@ -72,6 +74,25 @@ static char *inline_svg(int (*plot)(FILE *, const void *, const char *), const v
     char *out = vp_strdup(body ? body : svg);
     free(svg);
     return out;
+}
+
+static int plot_roofline(FILE *f, const void *r, const char *title)
+{
+    (void)title;
+    return vp_roofline_svg(f, r, "Each operator and shape against the device's roofs");
+}
+
+/* vprof roofline's table and its chart, of the operators the run's pass
+ * read (vp_run_roofline): the rows with the most kernel time first. */
+static void add_roofline(vp_report_input *in, const vp_run *run)
+{
+    const vp_roofline *rl = vp_run_roofline(run);
+    if (!rl || !rl->gpu)
+        return;
+    vp_table *t = vp_roofline_table(rl, VP_REPORT_MAX_ROWS);
+    vp_roofline_notes(t, rl, in->common.has_steps);
+    add(in, t, NULL);
+    in->roofline_svg = inline_svg(plot_roofline, rl, NULL);
 }
 
 static int plot_trace(FILE *f, const void *m, const char *title)
@@ -244,6 +265,7 @@ int vp_report_read(vp_report_input *in)
         for (size_t i = 0; i < nt; i++)
             add(in, t[i], NULL);
         free(th);
+        add_roofline(in, rr.run);
         add_riders(in, &rr);
         add_ascend_memory(in, &rr);
         if (in->baseline)
@@ -255,5 +277,6 @@ int vp_report_read(vp_report_input *in)
 
 int vp_report_write(FILE *out, const vp_report_input *in)
 {
-    return vp_report_page(out, in->title, NULL, in->tables, in->ntables, in->memory_svg);
+    return vp_report_page(out, in->title, NULL, in->tables, in->ntables, in->memory_svg,
+                          in->roofline_svg);
 }

@@ -108,69 +108,6 @@ static int parse_positive(const char *opt, const char *arg, double *out)
     return 0;
 }
 
-/* What the table alone cannot say: no shapes, no device, the coverage. */
-static void add_notes(vp_table *t, const vp_roofline *r, const vp_common_opts *c)
-{
-    const char *steps = c->has_steps ? " (with --steps)" : "";
-    if (!r->dims_seen) {
-        vp_table_add_note(t, "no Input Dims: record with record_shapes=True (torch.profiler."
-                             "profile(record_shapes=True)); no operator can be costed");
-        return;
-    }
-    if (!r->gpu) {
-        vp_table_add_note(t, "no GPU work (kernels, memcpys, memsets) in the input%s: nothing "
-                             "to put against a roof", steps);
-        return;
-    }
-    if (r->nrows == 0) {
-        vp_table_add_note(t, "no operator launched GPU work in the input%s", steps);
-        return;
-    }
-    double share = r->gpu_ns > 0 ? 100.0 * (double)r->modelled_ns / (double)r->gpu_ns : 0;
-    vp_table_add_note(t, "%.1f%% of the operators' kernel time is in operators with a model",
-                      share);
-    if (r->o.peak_tflops > 0 && r->o.peak_tbs > 0)
-        return;
-    if (!r->device[0])
-        vp_table_add_note(t, "no device name (deviceProperties): give --gpu NAME, or "
-                             "--peak-tflops and --peak-tbs, for the roofline columns");
-    else if (!r->peak)
-        vp_table_add_note(t, "device \"%s\" is not in the peak table: give --gpu NAME, or "
-                             "--peak-tflops and --peak-tbs, for the roofline columns",
-                          r->device);
-    else
-        vp_table_add_note(t, "peaks: %s (\"%s\" matched in \"%s\"), dense; TFLOP/s from %s; "
-                             "TB/s %s%s",
-                          r->peak->device, r->peak->key, r->device, r->peak->source,
-                          r->tbs > 0 ? "from " : "not known: give --peak-tbs",
-                          r->tbs > 0 ? (r->tbs_source ? r->tbs_source : "") : "");
-    double gemm = vp_roofline_weighted_pct(r, VP_RL_MASK_GEMM),
-           attn = vp_roofline_weighted_pct(r, VP_RL_MASK_ATTENTION);
-    if (gemm >= 0 || attn >= 0) {
-        char g[32] = "-", a[32] = "-";
-        if (gemm >= 0)
-            snprintf(g, sizeof g, "%.2f%%", gemm);
-        if (attn >= 0)
-            snprintf(a, sizeof a, "%.2f%%", attn);
-        vp_table_add_note(t, "roofline, weighted by kernel time: GEMM %s, attention %s", g, a);
-    }
-    int above = 0, fp32_above = 0;
-    for (size_t i = 0; i < r->nrows; i++) {
-        vp_rl_figures f;
-        vp_rl_row_figures(&r->rows[i], &f);
-        const vp_rl_cost *cost = &r->rows[i].cost;
-        above |= f.pct > 100;
-        fp32_above |= f.pct > 100 && cost->matrix && cost->prec == VP_RL_FP32;
-    }
-    if (fp32_above && !r->o.tf32 && r->o.peak_tflops <= 0)
-        vp_table_add_note(t, "FP32 matrix work above the FP32 peak ran on TF32 tensor cores "
-                             "(allow_tf32): give --tf32");
-    if (above)
-        vp_table_add_note(t, "some rows are above 100%% of the roof: their model counts more "
-                             "work than the kernels did (docs/roofline.md), or the peak is not "
-                             "the device's");
-}
-
 int cmd_roofline(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -237,7 +174,7 @@ int cmd_roofline(int argc, char **argv)
         vp_roofline r;
         vp_roofline_build(&r, &o, &m, m.device, sort);
         vp_table *t = vp_roofline_table(&r, common.top);
-        add_notes(t, &r, &common);
+        vp_roofline_notes(t, &r, common.has_steps);
         status = vp_emit_tables(&common, &t, 1, "vprof.roofline/1");
         vp_table_free(t);
         vp_roofline_free(&r);

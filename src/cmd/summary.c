@@ -143,6 +143,7 @@ int cmd_summary(int argc, char **argv)
     vp_common_init(&common);
     vp_run_cli ro;
     vp_run_cli_init(&ro, "summary");
+    ro.run.roofline = 1;   /* the far_under_roof finding, from the same pass */
     vp_threshold *th = vp_thresholds_new();
     common.top = 5;
     int c, status = VP_EXIT_USAGE, list = 0;

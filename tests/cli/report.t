@@ -52,9 +52,10 @@ page page.html "$R0" "$R1"
 [ -f page.html ] && pass || fail "no page.html"
 ls -A | grep -c 'page.html.tmp' | grep -qx 0 && pass || fail "a temporary file is left"
 expect_stdout <<'END'
-sections: overview kernels distributed memory
+sections: overview kernels roofline distributed memory
 overview: charts 3, figures 3, findings 1, tables 3
 kernels: charts 2, figures 2, tables 2
+roofline: charts 1, figures 1, tables 1
 distributed: charts 2, figures 2, tables 4
 memory: 
 rows with a rank: 8
@@ -67,6 +68,7 @@ expect_stdout <<'END'
 <strong>the GPU is idle for much of the run</strong>
 <strong>FP32 GEMMs where BF16 or FP16 is expected</strong>
 <strong>the ranks do uneven amounts of work</strong>
+<strong>the device's peaks are unknown: how close the operators run to their roof is not known</strong>
 END
 cp page.html "$OUT_STDOUT"
 expect_stdout_has 'Evidence: 641 ms of communication not overlapped by compute (all ranks)'
@@ -83,7 +85,7 @@ expect_stdout <<'END'
 END
 grep -c '<table class="sortable"' page.html >"$OUT_STDOUT"
 expect_stdout <<'END'
-9
+10
 END
 # time by class per rank: vprof kernels --by rank,class --include
 # memcpy,memset,sync's totals (rank 0: 210.320, 396.199, 1.325 ms; rank 1:
@@ -124,12 +126,45 @@ Rank,Compute (ns),Communication (ns),Memory (ns),Sync (ns),Total (ns)
 1,135548000,168027000,2667000,0,306242000
 END
 
+# synthetic/roofline.json (an H100; tests/cli/roofline.t works out every
+# figure): the Roofline section, its chart log-log over 0.1-1000 FLOP/Byte
+# (x: 70 + (log10 I + 1) / 4 x 800) and 0.1-1000 TFLOP/s, a point per row
+# with FLOPs and bytes (addmm: 682.6 FLOP/Byte -> x 836.8; 343.6 TFLOP/s ->
+# y 107.5; its area by time: r = 3 + 15 sqrt(100/200 us)), the roofs of
+# the BF16 tensor peak and the non-tensor one at 3.35 TB/s with their
+# ridge points; the table is vprof roofline's, from the same function.
+case_ 'the roofline: the chart (log-log, roofs, ridge, points by time) and vprof roofline'"'"'s table'
+RL="$DATA/synthetic/roofline.json"
+page rl.html "$RL"
+expect_stdout <<'END'
+sections: overview kernels roofline memory
+overview: charts 3, figures 3, findings 1, tables 3
+kernels: charts 2, figures 2, tables 2
+roofline: charts 1, figures 1, tables 1
+memory: 
+rows with a rank: 1
+END
+sed -n '/<section id="roofline">/,/<\/section>/p' rl.html |
+    grep -o '<circle class="op"[^>]*><title>[^<]*</title>\|<text[^>]*fill="#555"[^>]*>[^<]*</text>' >"$OUT_STDOUT"
+expect_stdout <<'END'
+<text x="866.0" y="74.5" fill="#555" text-anchor="end">989 TFLOP/s, 3.35 TB/s; ridge 295.2 FLOP/Byte</text>
+<text x="866.0" y="194.3" fill="#555" text-anchor="end">67 TFLOP/s, 3.35 TB/s; ridge 20 FLOP/Byte</text>
+<circle class="op" cx="144.3" cy="385.3" r="10.5" fill="#ff7f0e" fill-opacity="0.6" stroke="#ff7f0e"><title>aten::add [[8, 1024, 4096], [1, 1024, 4096], []]: 0.6711 TFLOP/s, 0.2353 FLOP/Byte, 85.1% of its roofline, 50.0 us in 1 call</title>
+<circle class="op" cx="289.4" cy="321.7" r="11.2" fill="#ff7f0e" fill-opacity="0.6" stroke="#ff7f0e"><title>aten::layer_norm [[8, 1024, 4096], [], [4096], [4096], [], []]: 2.797 TFLOP/s, 1.25 FLOP/Byte, 66.8% of its roofline, 60.0 us in 1 call</title>
+<circle class="op" cx="836.8" cy="107.5" r="13.6" fill="#1f77b4" fill-opacity="0.6" stroke="#1f77b4"><title>aten::addmm [[4096], [1024, 4096], [4096, 4096], [], []]: 343.6 TFLOP/s, 682.6 FLOP/Byte, 34.7% of its roofline, 100 us in 1 call</title>
+<circle class="op" cx="811.9" cy="138.4" r="18.0" fill="#d62728" fill-opacity="0.6" stroke="#d62728"><title>aten::_scaled_dot_product_flash_attention [[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16, 2048, 128], [], [], [], []]: 171.8 TFLOP/s, 512 FLOP/Byte, 17.4% of its roofline, 200 us in 1 call</title>
+END
+keep rl-report.csv report -q -f csv --table roofline "$RL"
+keep rl-roofline.csv roofline -q -f csv "$RL"
+expect_same_files 'the report'"'"'s roofline table is vprof roofline'"'"'s' rl-report.csv rl-roofline.csv
+
 case_ '--baseline: the Baseline section, diff metrics and kernels as a diverging chart'
 page cmp.html --baseline "$R1" "$R0"
 expect_stdout <<'END'
-sections: overview kernels memory baseline
+sections: overview kernels roofline memory baseline
 overview: charts 3, figures 3, findings 1, tables 3
 kernels: charts 2, figures 2, tables 2
+roofline: charts 1, figures 1, tables 1
 memory: 
 baseline: charts 1, figures 1, tables 3
 rows with a rank: 1
@@ -177,9 +212,10 @@ page m.html mem.json "$R0"
 # R0's two steps), comm 2, kernel_classes 1 (mem.json has no kernel: no
 # row of zeros, a note naming it)
 expect_stdout <<'END'
-sections: overview kernels distributed memory
+sections: overview kernels roofline distributed memory
 overview: charts 3, figures 3, findings 1, tables 3
 kernels: charts 2, figures 2, tables 2
+roofline: charts 1, figures 1, tables 1
 distributed: charts 2, figures 2, tables 4
 memory: charts 1, figures 1, tables 3
 rows with a rank: 6

@@ -133,10 +133,64 @@ expect_stdout_has 'roofline.gemm_pct < 40,fail-if,FAIL,roofline.gemm_pct = 34.75
 expect_stdout_has 'roofline.attention_pct >= 10,expect,pass,roofline.attention_pct = 17.37% (>= 10.00% is true)'
 expect_stderr_has 'vprof: check: gate failed: roofline.gemm_pct < 40'
 
+# The run's one pass reads the operators too: a trace on stdin can be read
+# only once, and gives the same metrics; so does a summary partial reduced.
+case_ 'check: the roofline gates from the run'"'"'s one pass (stdin)'
+vp check -f csv --fail-if 'roofline.gemm_pct < 40' - <"$RL"
+expect_status 1
+expect_stdout_has 'roofline.gemm_pct < 40,fail-if,FAIL,roofline.gemm_pct = 34.75% (< 40.00% is true)'
+
+case_ 'summary: the roofline metrics survive a partial'
+vp summary --save-part "$WORK/rl-run.vpart" "$RL"
+expect_status 0
+vp reduce -f csv "$WORK/rl-run.vpart"
+expect_status 0
+expect_stdout_has 'roofline.gemm_pct,34.746140,percent'
+expect_stdout_has 'roofline.attention_pct,17.370950,percent'
+# two files read apart by the worker pool, merged: the same rows twice
+cp "$RL" "$WORK/rl-copy.json"
+vp summary -j 2 -f csv "$RL" "$WORK/rl-copy.json"
+expect_status 0
+expect_stdout_has 'roofline.gemm_pct,34.746140,percent'
+expect_stdout_has 'roofline.attention_pct,17.370950,percent'
+
 case_ 'diff: a roofline gate reads both runs'"'"' operators'
 vp diff --fail-if 'roofline.gemm_pct < -5%' "$RL" "$RL"
 expect_status 0
 expect_stdout_has 'roofline.gemm_pct       34.75%   34.75%   0.00 pp'
+
+# summary's far_under_roof: the rows of the table above (SDPA 17.37 % of its
+# roof, 200 of the operators' 460 us = 43.5 %), by the figures it shows: a
+# threshold the shown Roofline (17.4 %) reaches does not fire.
+case_ 'summary: far_under_roof from the roofline rows'
+vp summary -f csv --table findings "$RL"
+expect_status 0
+expect_stdout <<'END'
+Rule,Finding,Evidence,Suggestion
+idle,the GPU is idle for much of the run,GPU idle 43.2% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+far_under_roof,1 operator shape far under its roof: 43.5% of the operators' GPU time below 30% of the roofline,"aten::_scaled_dot_product_flash_attention [[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16,...: 171.8 TFLOP/s, 17.4% of its roofline (compute-bound), 43.5% of the operators' GPU time","vprof roofline lists every operator and shape: fuse memory-bound ones (torch.compile) and drop needless dtype conversions; give compute-bound ones shapes that tile well (multiples of 64), BF16 or FP8, fused kernels (FlashAttention)"
+END
+
+case_ 'summary: far_under_roof lists the most time first, then a count'
+vp summary -f csv --table findings --threshold roofline=90 --threshold roofline_share=1 "$RL"
+expect_status 0
+expect_stdout_has 'far_under_roof,4 operator shapes far under their roof: 89.1% of the operators'"'"' GPU time below 90% of the roofline,"aten::_scaled_dot_product_flash_attention [[2, 16, 2048, 128], [2, 16, 2048, 128], [2, 16,...: 171.8 TFLOP/s, 17.4% of its roofline (compute-bound), 43.5% of the operators'"'"' GPU time; aten::addmm [[4096], [1024, 4096], [4096, 4096], [], []]: 343.6 TFLOP/s, 34.7% of its roofline (compute-bound), 21.7% of the operators'"'"' GPU time; 2 more"'
+
+case_ 'summary: no far_under_roof where the shown figures are not below the thresholds'
+IDLE_ONLY=$(cat <<'END'
+Rule,Finding,Evidence,Suggestion
+idle,the GPU is idle for much of the run,GPU idle 43.2% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+END
+)
+vp summary -f csv --table findings --threshold roofline=17.4 "$RL"
+expect_status 0
+expect_stdout <<<"$IDLE_ONLY"
+vp summary -f csv --table findings --threshold roofline_share=43.6 "$RL"
+expect_status 0
+expect_stdout <<<"$IDLE_ONLY"
+vp summary -f csv --table findings --threshold roofline=17.5 --threshold roofline_share=43.5 "$RL"
+expect_status 0
+expect_stdout_has 'far_under_roof,1 operator shape far under its roof: 43.5% of the operators'"'"' GPU time below 17.5% of the roofline'
 
 case_ 'usage errors'
 vp roofline --sort speed "$RL"

@@ -47,6 +47,11 @@ note: shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; 
 4. the ranks do uneven amounts of work [rank_spread]
    evidence: compute time differs by 25.6% of its median between the ranks
    try: balance the load: MoE routing and capacity, data sharding, sequence lengths per rank
+5. the device's peaks are unknown: how close the operators run to their roof is not known [no_peaks]
+   evidence: no device name in deviceProperties; 13.3% of the operators' GPU time is in operators
+             with a model
+   try: vprof roofline --gpu NAME, or --peak-tflops and --peak-tbs, puts them against the device's
+        roofs
 END
 expect_stderr <<'END'
 END
@@ -71,6 +76,7 @@ exposed_comm,communication is exposed: compute does not hide it,"641 ms of commu
 idle,the GPU is idle for much of the run,GPU idle 54.0% of its span; 0 blocking syncs in the steps; 21.9% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
 fp32_gemm,FP32 GEMMs where BF16 or FP16 is expected,"36.4% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm); the device is unknown (no compute capability in deviceProperties)","check dtypes and autocast: BF16 GEMMs on devices with BF16 tensor cores (compute capability 8.0 and later: A100, H100), FP16 with AMP (autocast float16 and a gradient scaler) on older ones (V100, T4)"
 rank_spread,the ranks do uneven amounts of work,compute time differs by 25.6% of its median between the ranks,"balance the load: MoE routing and capacity, data sharding, sequence lengths per rank"
+no_peaks,the device's peaks are unknown: how close the operators run to their roof is not known,no device name in deviceProperties; 13.3% of the operators' GPU time is in operators with a model,"vprof roofline --gpu NAME, or --peak-tflops and --peak-tbs, puts them against the device's roofs"
 END
 expect_stderr <<'END'
 END
@@ -118,6 +124,11 @@ note: shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; 
              Launch-Bound); 3 ran shorter than their call (Short GPU Work)
    try: fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches keep ahead of
         the GPU; and what holds the launching thread (syncs, Python overhead)
+4. no Input Dims: how close the operators run to their roof is not known [no_shapes]
+   evidence: no operator of the 1 trace file has Input Dims: the FLOPs and bytes of the operators'
+             51.0 us of GPU time are unknown
+   try: record with record_shapes=True (torch.profiler.profile) to see how close each operator runs
+        to its roof (vprof roofline)
 END
 expect_stderr <<'END'
 END
@@ -138,6 +149,7 @@ Time (%),Total Time (ns),Instances,Class,Name
 
 Rule,Finding,Evidence,Suggestion
 idle,the GPU is idle for much of the run,GPU idle 55.2% of its span; 0 blocking syncs in the steps; 21.7% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+no_peaks,the device's peaks are unknown: how close the operators run to their roof is not known,no device name in deviceProperties; 12.8% of the operators' GPU time is in operators with a model,"vprof roofline --gpu NAME, or --peak-tflops and --peak-tbs, puts them against the device's roofs"
 END
 expect_stderr <<'END'
 END
@@ -160,6 +172,7 @@ Rule,Finding,Evidence,Suggestion
 exposed_comm,communication is exposed: compute does not hide it,"172 ms of communication not overlapped by compute (all ranks): 61.8% of the GPU's busy time, 28.4% of the steps' wall time","overlap communication with compute: FSDP prefetch and reshard settings, DDP bucket sizes, async tensor/sequence parallel, fewer or larger collectives"
 idle,the GPU is idle for much of the run,GPU idle 53.6% of its span; 0 blocking syncs in the steps; 21.3% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
 fp32_gemm,FP32 GEMMs where BF16 or FP16 is expected,"44.3% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm); the device is unknown (no compute capability in deviceProperties)","check dtypes and autocast: BF16 GEMMs on devices with BF16 tensor cores (compute capability 8.0 and later: A100, H100), FP16 with AMP (autocast float16 and a gradient scaler) on older ones (V100, T4)"
+no_peaks,the device's peaks are unknown: how close the operators run to their roof is not known,no device name in deviceProperties; 13.4% of the operators' GPU time is in operators with a model,"vprof roofline --gpu NAME, or --peak-tflops and --peak-tbs, puts them against the device's roofs"
 END
 expect_stderr <<'END'
 END
@@ -186,6 +199,7 @@ exposed_comm,communication is exposed: compute does not hide it,"337 ms of commu
 idle,the GPU is idle for much of the run,GPU idle 55.2% of its span; 0 blocking syncs in the steps; 21.7% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
 fp32_gemm,FP32 GEMMs where BF16 or FP16 is expected,"43.1% of GEMM time is in FP32 kernels (sgemm, TF32 s1688/s16816gemm); the device is unknown (no compute capability in deviceProperties)","check dtypes and autocast: BF16 GEMMs on devices with BF16 tensor cores (compute capability 8.0 and later: A100, H100), FP16 with AMP (autocast float16 and a gradient scaler) on older ones (V100, T4)"
 mfu,low model FLOPs utilization,MFU 13.7% (42.8 TFLOP/s per GPU),"work through the findings above, largest measured cost first"
+no_peaks,the device's peaks are unknown: how close the operators run to their roof is not known,no device name in deviceProperties; 12.8% of the operators' GPU time is in operators with a model,"vprof roofline --gpu NAME, or --peak-tflops and --peak-tbs, puts them against the device's roofs"
 END
 expect_stderr <<'END'
 END
@@ -216,6 +230,8 @@ rank_spread    10     compute time of the ranks spread above this share of its m
 mfu            0.4    MFU below this (0..1; needs --model)
 launch_bound   30     launch-bound launches (short work the GPU waited for) above this share (%)
 api_share      40     one non-launch runtime API call above this share of API time (%)
+roofline       30     an operator and shape below this Roofline (%), as vprof roofline's
+roofline_share 5      ... with at least this share of the operators' GPU time (%)
 END
 expect_stderr <<'END'
 END
@@ -236,7 +252,7 @@ cd "$DATA/hta"
 vp summary -f json --top 1 event_sync_trace.json.gz
 expect_status 0
 expect_stdout <<'END'
-{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",1,1,1,3154000,3154000,3154000]],"notes":["GPUs: the devices that ran GPU work; the first trace's deviceProperties lists 8"]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","48.0 us blocked in syncs, 1.5% of the steps' wall time: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"],["launch_bound","launch-bound: the GPU waits for short work to be launched","3 of 5 launches in the traces (60.0%) ran shorter on the GPU than their call took and started within one call's time of it: the GPU had nothing queued (vprof launches: Launch-Bound); 3 ran shorter than their call (Short GPU Work)","fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches keep ahead of the GPU; and what holds the launching thread (syncs, Python overhead)"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",1,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["sync.time",48000,"ns"],["sync.step_pct",1.5218769816106532,"percent"],["attention.pct",0,"percent"],["attention.flash",0,"count"],["launches.bound_pct",60,"percent"],["api.top_pct",21.656050955414013,"percent"]],"notes":[]}}}
+{"schema":"vprof.summary/1","tables":{"run":{"columns":[{"name":"Accelerator","type":"text"},{"name":"GPUs","type":"int"},{"name":"Ranks","type":"int"},{"name":"Steps","type":"int"},{"name":"Step Median (ns)","type":"ns"},{"name":"Step Min (ns)","type":"ns"},{"name":"Step Max (ns)","type":"ns"}],"rows":[["NVIDIA A100-PG509-200",1,1,1,3154000,3154000,3154000]],"notes":["GPUs: the devices that ran GPU work; the first trace's deviceProperties lists 8"]},"gpu_time":{"columns":[{"name":"GPU Span (ns)","type":"ns"},{"name":"Busy (%)","type":"percent"},{"name":"Compute (%)","type":"percent"},{"name":"Comm Exposed (%)","type":"percent"},{"name":"Memory Copies (%)","type":"percent"},{"name":"Idle (%)","type":"percent"},{"name":"Comm Overlap (%)","type":"percent"}],"rows":[[263000,21.29277566539924,18.631178707224336,0,0.7604562737642585,78.70722433460077,null]],"notes":["shares of the GPU span (all ranks); Comm Exposed: of the GPU's busy time; Comm Overlap: of the communication time (HTA's overlap %)"]},"top_kernels":{"columns":[{"name":"Time (%)","type":"percent"},{"name":"Total Time (ns)","type":"ns"},{"name":"Instances","type":"int"},{"name":"Class","type":"text"},{"name":"Name","type":"text"}],"rows":[[73.46938775510205,36000,1,"compute","at::cuda::(anonymous namespace)::spin_kernel(long)"]],"notes":[]},"findings":{"columns":[{"name":"Rule","type":"text"},{"name":"Finding","type":"text"},{"name":"Evidence","type":"text"},{"name":"Suggestion","type":"text"}],"rows":[["idle","the GPU is idle for much of the run","GPU idle 78.7% of its span; 3 blocking syncs in the steps; 50.0% of the kernels ran shorter than their launch call","the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"],["syncs","the host waits for the GPU inside the steps","48.0 us blocked in syncs, 1.5% of the steps' wall time: 3 blocking calls (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy) inside the steps","remove .item(), .cpu(), .tolist() and printing of tensors from the training loop; log asynchronously"],["launch_bound","launch-bound: the GPU waits for short work to be launched","3 of 5 launches in the traces (60.0%) ran shorter on the GPU than their call took and started within one call's time of it: the GPU had nothing queued (vprof launches: Launch-Bound); 3 ran shorter than their call (Short GPU Work)","fewer, larger kernels (fusion, torch.compile) or CUDA graphs, so that launches keep ahead of the GPU; and what holds the launching thread (syncs, Python overhead)"],["no_shapes","no Input Dims: how close the operators run to their roof is not known","no operator of the 1 trace file has Input Dims: the FLOPs and bytes of the operators' 51.0 us of GPU time are unknown","record with record_shapes=True (torch.profiler.profile) to see how close each operator runs to its roof (vprof roofline)"]],"notes":[]},"metrics":{"columns":[{"name":"Metric","type":"text"},{"name":"Value","type":"ratio"},{"name":"Unit","type":"text"}],"rows":[["ranks",1,"count"],["gpus",1,"count"],["steps",1,"count"],["step.median",3154000,"ns"],["step.mean",3154000,"ns"],["step.min",3154000,"ns"],["step.max",3154000,"ns"],["step.spread_pct",0,"percent"],["gpu.span",263000,"ns"],["gpu.busy_pct",21.29277566539924,"percent"],["gpu.compute_pct",18.631178707224336,"percent"],["gpu.idle_pct",78.70722433460077,"percent"],["memcpy.pct",0.7604562737642585,"percent"],["comm.total",0,"ns"],["comm.exposed",0,"ns"],["comm.exposed_pct",0,"percent"],["comm.exposed_step_pct",0,"percent"],["kernels.count",4,"count"],["kernels.total",49000,"ns"],["kernels.short_pct",50,"percent"],["dataloader.pct",0,"percent"],["sync.count",3,"count"],["sync.time",48000,"ns"],["sync.step_pct",1.5218769816106532,"percent"],["attention.pct",0,"percent"],["attention.flash",0,"count"],["launches.bound_pct",60,"percent"],["api.top_pct",21.656050955414013,"percent"]],"notes":[]}}}
 END
 expect_stderr <<'END'
 END

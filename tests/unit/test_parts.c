@@ -34,7 +34,7 @@ static void test_table(void **state)
         {"kernels", 2, 1}, {"ops", 1, 1},    {"roofline", 1, 1}, {"launches", 2, 1},
         {"counters", 1, 1}, {"api", 3, 1},   {"copies", 3, 1},   {"ranges", 3, 1},
         {"comm", 5, 0},    {"steps", 4, 0},
-        {"summary", 11, 1}, {"check", 11, 1}, {"memory", 3, 0},   {"report", 6, 1},
+        {"summary", 12, 1}, {"check", 12, 1}, {"memory", 3, 0},   {"report", 7, 1},
     };
     (void)state;
     size_t n = 0;

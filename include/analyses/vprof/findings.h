@@ -24,7 +24,7 @@ double vp_threshold_get(const vp_threshold *th, const char *name);
 typedef struct vp_finding {
     const char *rule;     /* "exposed_comm" */
     char what[160];
-    char evidence[320];
+    char evidence[512];
     const char *suggestion;
 } vp_finding;
 

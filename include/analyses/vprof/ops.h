@@ -26,6 +26,7 @@
 
 #include "vprof/error.h"
 #include "vprof/steps.h"
+#include "vprof/trace.h"
 #include "vprof/util.h"
 
 /* VP_ODIM_MODULE: rows are nn.Module paths instead of operators (the
@@ -95,6 +96,18 @@ void vp_ops_free(vp_ops *m);
 /* One trace; position: its place among the inputs, its rank when nothing
  * else says.  An exit status, err set when it is not VP_EXIT_OK. */
 int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err);
+
+/* The same reading fed by another analysis' pass over the trace (the run
+ * of summary, check and diff reads its operators for the roofline in its
+ * own pass, vprof/runstats.h): begin before the pass, every event to
+ * observe, end after it (p: the pass, its steps selected with o.steps;
+ * ok: 0 when the reading failed, the file then adds nothing).  end frees
+ * f.  The pass must have read with o.steps as its range. */
+typedef struct vp_ops_file vp_ops_file;
+struct vp_trace_pass;
+vp_ops_file *vp_ops_file_begin(vp_ops *m, const char *input, size_t position);
+void vp_ops_file_observe(vp_ops_file *f, const vp_event *ev);
+void vp_ops_file_end(vp_ops_file *f, const struct vp_trace_pass *p, int ok);
 
 /* Interning and rows, for the reader and the merge. */
 uint32_t vp_ops_name(vp_ops *m, const char *name, size_t len);

@@ -39,7 +39,7 @@ typedef struct vp_report_run {
     char *ascmem_path;        /* that profile; NULL: no input had memory files */
 } vp_report_run;
 
-#define VP_REPORT_RUN_PART_VERSION 6   /* 2: the Ascend memory; 4: summary's run at version 10; 5: comm's at 4; 6: summary's run at 11, comm's at 5 */
+#define VP_REPORT_RUN_PART_VERSION 7   /* 2: the Ascend memory; 4: summary's run at version 10; 5: comm's at 4; 6: summary's run at 11, comm's at 5; 7: summary's run at 12 */
 
 /* o: the run's options (steps, partial, progress); NULL: the defaults. */
 void vp_report_run_init(vp_report_run *r, const vp_run_opts *o);

@@ -40,6 +40,8 @@ typedef struct vp_run_opts {
     int progress;
     int critical_path;    /* each step's critical path (vprof/critpath_steps.h) */
     struct vp_kclass_rules *classes;  /* overrides of the kernel class rules, NULL: none */
+    int roofline;         /* read the traces' operators as vprof roofline does, in the same
+                           * pass: the roofline.* metrics and vp_run_roofline */
 } vp_run_opts;
 
 typedef struct vp_run vp_run;
@@ -57,7 +59,7 @@ vp_run *vp_run_read(char *const *paths, size_t n, const vp_run_opts *o, vp_error
  * one to a run.  Merged in file order, partials give the run one process
  * reading the files in turn gives.  vp_run_finish computes the metrics
  * once every file is in; vp_run_read does all of it. */
-#define VP_RUN_PART_VERSION 11  /* 11: where and when each trace was recorded (vprof/origin.h); 10: the calls by edge (vprof/calledges.h) and step_exposed; 8: the api payload's version 3 */
+#define VP_RUN_PART_VERSION 12  /* 12: the roofline's operators (vp_run_opts.roofline); 11: where and when each trace was recorded (vprof/origin.h); 10: the calls by edge (vprof/calledges.h) and step_exposed; 8: the api payload's version 3 */
 int vp_run_add_file(vp_run *r, const char *path, long position, const vp_run_opts *o,
                     vp_error *err);
 void vp_run_save(const vp_run *r, vp_buf *out);
@@ -139,6 +141,13 @@ int vp_run_is_ascend(const vp_run *r);
  * or --steps that keep no device work.  Summary says so as a finding and
  * gates on those metrics fail rather than pass on nothing. */
 int vp_run_has_device_work(const vp_run *r);
+
+/* After vp_run_finish: the roofline of the run's traces (vprof/roofline.h:
+ * rows by operator and shape, not by rank, sorted by kernel time, the
+ * peaks of the traces' device), read with vp_run_opts.roofline in the
+ * run's own pass; NULL when not read (nor merged from a partial). */
+struct vp_roofline;
+const struct vp_roofline *vp_run_roofline(const vp_run *r);
 
 /* Each step's critical-path verdict, read with vp_run_opts.critical_path
  * (none without). */

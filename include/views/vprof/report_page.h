@@ -17,7 +17,8 @@
 
 /* Sections, in order: Overview (run, findings, gpu_time, mfu, steps:
  * left out without run, the page of a memory snapshot),
- * Kernels (top_kernels, kernel_classes), Operators (an Ascend profile's
+ * Kernels (top_kernels, kernel_classes), Roofline (roofline_svg, the
+ * chart of vp_roofline_svg, may be NULL; the roofline table), Operators (an Ascend profile's
  * op_types, op_cores, op_statistics), Distributed (comm, collectives, spread,
  * stragglers: with two ranks or more), Memory (memory_svg, a chart of
  * vprof memory --plot inlined, may be NULL; a snapshot's peak,
@@ -28,6 +29,6 @@
  * tables are absent is left out, but for Memory, which says why it is
  * empty.  Returns 0, or -1 on a write error. */
 int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table *const *tables,
-                   size_t n, const char *memory_svg);
+                   size_t n, const char *memory_svg, const char *roofline_svg);
 
 #endif

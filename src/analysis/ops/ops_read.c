@@ -288,49 +288,83 @@ static void device_of(vp_ops *m, const cJSON *meta)
     strcpy(m->device, name->valuestring);
 }
 
-int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
+vp_ops_file *vp_ops_file_begin(vp_ops *m, const char *input, size_t position)
 {
     m->pos0 = position;
+    file_pass *fp = vp_calloc(1, sizeof *fp);
+    fp->m = m;
+    fp->file = vp_ops_new_file(m, input);
+    fp->threads = vp_strmap_new();
+    fp->calls = vp_strmap_new();
+    fp->gpu = vp_corrjoin_new();
+    return fp;
+}
+
+void vp_ops_file_observe(vp_ops_file *f, const vp_event *ev)
+{
+    take_event(f, ev);
+}
+
+static void file_free(file_pass *fp)
+{
+    vp_strmap_free(fp->threads);
+    vp_strmap_free(fp->calls);
+    vp_buf_free(&fp->tmp);
+    vp_buf_free(&fp->last_thread);
+    for (size_t t = 0; t < fp->nt; t++)
+        free(fp->t[t].v);
+    free(fp->t);
+    free(fp->call_row);
+    free(fp->owner);
+    vp_corrjoin_free(fp->gpu);
+    free(fp);
+}
+
+/* The file's trees, once its pass read it whole; steps: the pass's
+ * selected steps with a range, else NULL. */
+static void file_done(file_pass *fp, const vp_trace_pass *p, vp_steps *steps)
+{
+    vp_ops *m = fp->m;
+    fp->steps = steps;
+    ops_build_trees(fp);
+    m->ranks[fp->file] = p->rank;
+    device_of(m, vp_trace_meta(p->trace));
+}
+
+void vp_ops_file_end(vp_ops_file *f, const vp_trace_pass *p, int ok)
+{
+    if (ok)
+        file_done(f, p, f->m->o.steps ? p->steps : NULL);
+    file_free(f);
+}
+
+int vp_ops_read(vp_ops *m, const char *input, size_t position, vp_error *err)
+{
     vp_trace_pass p;
     vp_trace_pass_opts o = {.partial = m->o.partial, .range = m->o.steps,
                             .position = (long)position, .rank = -1};
-    file_pass fp = {.m = m, .file = vp_ops_new_file(m, input)};
-    fp.threads = vp_strmap_new();
-    fp.calls = vp_strmap_new();
-    fp.gpu = vp_corrjoin_new();
+    file_pass *fp = vp_ops_file_begin(m, input, position);
     int status = VP_EXIT_OK;
-    if (vp_trace_pass_read(&p, input, &o, take_event, &fp, err) != 0) {
+    if (vp_trace_pass_read(&p, input, &o, take_event, fp, err) != 0) {
         status = VP_EXIT_INPUT;
     } else {
-        fp.steps = p.steps;
         vp_trace_pass_warn(&p, &(vp_trace_pass_warnings){
                                    .no_steps_kept = ", so no operator is kept",
-                                   .skipped = fp.no_dur,
+                                   .skipped = fp->no_dur,
                                    .skipped_what = "CPU slices without \"ts\" or \"dur\"",
                                    .utf8 = 1,
                                });
-        ops_build_trees(&fp);
-        m->ranks[fp.file] = p.rank;
-        device_of(m, vp_trace_meta(p.trace));
+        file_done(fp, &p, p.steps);
         const vp_trace_stats *st = vp_trace_get_stats(p.trace);
         vp_trace_pass_say(m->o.say,
                           "%s: rank %ld (from %s); read %llu events in %llu bytes%s: %llu "
                           "operators, %zu runtime calls and operators held, %zu GPU activities",
                           vp_trace_name(p.trace), p.rank, vp_rank_source_name(p.rank_from),
                           (unsigned long long)st->events, (unsigned long long)st->bytes,
-                          st->truncated ? " (truncated)" : "", (unsigned long long)fp.ops, fp.held,
-                          vp_corrjoin_works(fp.gpu));
+                          st->truncated ? " (truncated)" : "", (unsigned long long)fp->ops,
+                          fp->held, vp_corrjoin_works(fp->gpu));
     }
     vp_trace_pass_close(&p);
-    vp_strmap_free(fp.threads);
-    vp_strmap_free(fp.calls);
-    vp_buf_free(&fp.tmp);
-    vp_buf_free(&fp.last_thread);
-    for (size_t t = 0; t < fp.nt; t++)
-        free(fp.t[t].v);
-    free(fp.t);
-    free(fp.call_row);
-    free(fp.owner);
-    vp_corrjoin_free(fp.gpu);
+    file_free(fp);
     return status;
 }

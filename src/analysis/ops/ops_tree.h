@@ -47,7 +47,8 @@ typedef struct name_cache {
     uint32_t idx[OPS_NCACHE], len[OPS_NCACHE];
 } name_cache;
 
-typedef struct file_pass {
+/* vprof/ops.h's vp_ops_file */
+typedef struct vp_ops_file {
     vp_ops *m;
     size_t file;
     vp_strmap *threads, *calls;  /* "pid tid" -> index + 1; runtime call and module names */

@@ -1,4 +1,5 @@
 /* Findings: rules with thresholds over a run's metrics (vprof/findings.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 #include "vprof/callfind.h"
 #include "vprof/classify.h"
 #include "vprof/findings.h"
+#include "vprof/roofline.h"
 #include "vprof/util.h"
 
 static const vp_threshold defaults[] = {
@@ -20,6 +22,8 @@ static const vp_threshold defaults[] = {
     {"mfu", 0.40, "MFU below this (0..1; needs --model)"},
     {"launch_bound", 30, "launch-bound launches (short work the GPU waited for) above this share (%)"},
     {"api_share", 40, "one non-launch runtime API call above this share of API time (%)"},
+    {"roofline", 30, "an operator and shape below this Roofline (%), as vprof roofline's"},
+    {"roofline_share", 5, "... with at least this share of the operators' GPU time (%)"},
     {NULL, 0, NULL},
 };
 
@@ -143,6 +147,101 @@ static void unplaced_kernels(const vp_run *r, char *buf, size_t n)
                         k->name, strlen(k->name) > 60 ? "..." : "", t);
         shown++;
     }
+}
+
+/* far_under_roof: the rows of vprof roofline (by operator and shape, all
+ * ranks) with a roof, below the roofline threshold and with at least
+ * roofline_share of the operators' GPU time, the most time first.  The
+ * figures shown are those compared: a row whose Roofline reads as the
+ * threshold at one decimal is not below it.  Where nothing can be
+ * judged, it says why: no_shapes (no Input Dims) and no_peaks (a device
+ * without peaks), never silence read as "every operator near its roof". */
+static size_t roofline_findings(const vp_run *r, const vp_threshold *th, vp_finding *out,
+                                size_t n, size_t max)
+{
+    const vp_roofline *rl = vp_run_roofline(r);
+    vp_finding *f;
+    char t[32];
+    if (!rl || vp_run_is_ascend(r) || !vp_run_has_device_work(r) || rl->gpu_ns <= 0)
+        return n;
+    double gpu = (double)rl->gpu_ns;
+    if (!rl->dims_seen) {
+        if ((f = vp_finding_add(out, &n, max, "no_shapes",
+                                "record with record_shapes=True (torch.profiler.profile) to see "
+                                "how close each operator runs to its roof (vprof roofline)"))) {
+            vp_human_ns(t, sizeof t, gpu);
+            snprintf(f->what, sizeof f->what,
+                     "no Input Dims: how close the operators run to their roof is not known");
+            double files = 0;
+            get(r, "ranks", &files);
+            snprintf(f->evidence, sizeof f->evidence,
+                     "no operator of the %.0f trace file%s has Input Dims: the FLOPs and bytes "
+                     "of the operators' %s of GPU time are unknown",
+                     files, files == 1 ? "" : "s", t);
+        }
+        return n;
+    }
+    if (rl->modelled_ns <= 0)
+        return n;
+    if (!rl->peak) {
+        if ((f = vp_finding_add(out, &n, max, "no_peaks",
+                                "vprof roofline --gpu NAME, or --peak-tflops and --peak-tbs, "
+                                "puts them against the device's roofs"))) {
+            snprintf(f->what, sizeof f->what,
+                     "the device's peaks are unknown: how close the operators run to their "
+                     "roof is not known");
+            int len = rl->device[0]
+                          ? snprintf(f->evidence, sizeof f->evidence,
+                                     "device \"%.80s\" is not in the peak table", rl->device)
+                          : snprintf(f->evidence, sizeof f->evidence,
+                                     "no device name in deviceProperties");
+            snprintf(f->evidence + len, sizeof f->evidence - (size_t)len,
+                     "; %.1f%% of the operators' GPU time is in operators with a model",
+                     100.0 * (double)rl->modelled_ns / gpu);
+        }
+        return n;
+    }
+    double below = vp_threshold_get(th, "roofline"), share = vp_threshold_get(th, "roofline_share");
+    size_t hits = 0;
+    int64_t hit_ns = 0;
+    int len = 0;
+    f = NULL;
+    for (size_t i = 0; i < rl->nrows; i++) {   /* by kernel time, the most first */
+        const vp_rl_row *x = &rl->rows[i];
+        vp_rl_figures fig;
+        vp_rl_row_figures(x, &fig);
+        double pct = round(fig.pct * 10) / 10, sh = round(1000.0 * (double)x->kernel_ns / gpu) / 10;
+        if (fig.pct < 0 || pct >= below || sh < share)
+            continue;
+        if (!hits && !(f = vp_finding_add(out, &n, max, "far_under_roof",
+                                          "vprof roofline lists every operator and shape: fuse "
+                                          "memory-bound ones (torch.compile) and drop needless "
+                                          "dtype conversions; give compute-bound ones shapes "
+                                          "that tile well (multiples of 64), BF16 or FP8, fused "
+                                          "kernels (FlashAttention)")))
+            return n;
+        hits++;
+        hit_ns += x->kernel_ns;
+        if (hits > 2 || len < 0 || (size_t)len >= sizeof f->evidence)
+            continue;
+        size_t dn = strlen(x->dims ? x->dims : "");
+        len += snprintf(f->evidence + len, sizeof f->evidence - (size_t)len,
+                        "%s%.60s %.48s%s: %.4g TFLOP/s, %.1f%% of its roofline (%s-bound), "
+                        "%.1f%% of the operators' GPU time",
+                        hits > 1 ? "; " : "", x->name, x->dims ? x->dims : "",
+                        dn > 48 ? "..." : "", fig.tflops, pct,
+                        fig.compute_bound ? "compute" : "memory", sh);
+    }
+    if (!hits)
+        return n;
+    if (hits > 2 && len > 0 && (size_t)len < sizeof f->evidence)
+        snprintf(f->evidence + len, sizeof f->evidence - (size_t)len, "; %zu more", hits - 2);
+    snprintf(f->what, sizeof f->what,
+             "%zu operator shape%s far under %s roof: %.1f%% of the operators' GPU time below "
+             "%g%% of the roofline",
+             hits, hits == 1 ? "" : "s", hits == 1 ? "its" : "their",
+             round(1000.0 * (double)hit_ns / gpu) / 10, below);
+    return n;
 }
 
 size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, size_t max)
@@ -283,5 +382,6 @@ size_t vp_findings(const vp_run *r, const vp_threshold *th, vp_finding *out, siz
         snprintf(f->evidence, sizeof f->evidence, "MFU %.1f%% (%.1f TFLOP/s per %s)", a * 100, b,
                  dev);
     }
-    return call_findings(r, th, out, n, max);
+    n = call_findings(r, th, out, n, max);
+    return roofline_findings(r, th, out, n, max);
 }

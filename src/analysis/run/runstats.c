@@ -64,8 +64,8 @@ static const vp_metric catalogue[] = {
     {"mfu", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), full-square attention (--model)"},
     {"mfu.causal", 0, VP_COL_RATIO, -1, "model FLOPs utilization (0..1), causal attention (--model)"},
     {"tflops", 0, VP_COL_RATIO, -1, "achieved model TFLOP/s per GPU, full-square attention (--model)"},
-    {"roofline.gemm_pct", 0, VP_COL_PERCENT, -1, "GEMMs' Roofline (%) weighted by their kernel time, as vprof roofline's note (check and diff, when a gate names it)"},
-    {"roofline.attention_pct", 0, VP_COL_PERCENT, -1, "attention operators' Roofline (%) weighted by their kernel time (check and diff, when a gate names it)"},
+    {"roofline.gemm_pct", 0, VP_COL_PERCENT, -1, "GEMMs' Roofline (%) weighted by their kernel time, as vprof roofline's note (summary and report; check and diff when a gate names it)"},
+    {"roofline.attention_pct", 0, VP_COL_PERCENT, -1, "attention operators' Roofline (%) weighted by their kernel time (summary and report; check and diff when a gate names it)"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -141,6 +141,7 @@ typedef struct file_state {
     int64_t *syncs;          /* start, duration of each blocking call */
     size_t nsync, capsync;
     vp_run_calls_file *calls;   /* the launches and api analyses of the same pass */
+    vp_ops_file *ops;        /* the roofline's operators (vp_run_opts.roofline), or NULL */
 } file_state;
 
 static void read_device_properties(vp_run *r, const cJSON *meta)
@@ -276,6 +277,8 @@ static void observe(void *ctx, vp_gpuwork *w, long gi, const vp_event *ev)
     vp_cp_steps_feed(&f->r->cps, ev);
     if (f->calls)
         vp_run_calls_observe(f->calls, gi >= 0 ? &w->ev[gi] : NULL, ev);
+    if (f->ops)
+        vp_ops_file_observe(f->ops, ev);
     /* every event: each one's ts moves the trace's start, which a
      * caller's timeline measures its times from */
     vp_memevents_observe(f->mem, ev);
@@ -310,6 +313,7 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
     f.mem = mem ? mem : vp_memevents_new(0);
     vp_ivset_init(&f.data);
     f.calls = vp_run_calls_begin(&r->calls, path, position, o);
+    f.ops = vp_run_roof_begin(r, path, position, o);
     vp_gpu_pass p;
     vp_trace_pass_opts po = {.partial = o->partial, .no_progress = !o->progress,
                              .range = o->steps_given ? &o->steps : NULL,
@@ -327,6 +331,8 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
     } else {
         vp_run_calls_free_file(f.calls);
     }
+    if (f.ops)
+        vp_ops_file_end(f.ops, &p.pass, rc == 0);
     vp_gpu_pass_close(&p);
     if (f.mem != mem)
         vp_memevents_free(f.mem);
@@ -520,6 +526,7 @@ void vp_run_finish(vp_run *r)
             vp_run_set(r, "memory.peak_reserved", (double)r->peak_reserved);
     }
     vp_run_calls_finish(r);
+    vp_run_roof_finish(r);
     if (r->nk)
         qsort(r->k, r->nk, sizeof *r->k, cmp_kernel);
     if (r->steps.n)
@@ -597,6 +604,7 @@ void vp_run_save(const vp_run *r, vp_buf *b)
     vp_cp_steps_save(&r->cps, b);   /* version 6 */
     vp_run_calls_save(&r->calls, b);   /* version 7 */
     vp_origins_save(&r->origins, b);   /* version 11 */
+    vp_run_roof_save(r, b);   /* version 12 */
 }
 
 int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
@@ -692,6 +700,8 @@ int vp_run_merge(vp_run *r, const void *p, size_t n, vp_error *err)
         vp_run_calls_merge(&r->calls, &d, err);
     if (!d.bad)
         vp_origins_merge(&r->origins, &d);
+    if (!d.bad)
+        vp_run_roof_merge(r, &d, err);
     if (!vp_rd_done(&d)) {
         vp_error_set(err, VP_EXIT_INPUT, "damaged summary partial result");
         return -1;
@@ -714,6 +724,7 @@ void vp_run_free(vp_run *r)
     vp_cp_steps_free(&r->cps);
     vp_run_calls_free(&r->calls);
     vp_origins_free(&r->origins);
+    vp_run_roof_free(r);
     free(r);
 }
 

@@ -17,6 +17,7 @@
 #include "vprof/mfu.h"
 #include "vprof/origin.h"
 #include "vprof/part.h"
+#include "vprof/roofline.h"
 #include "vprof/runstats.h"
 
 /* The launches and api models over the run's traces (runstats_calls.c). */
@@ -63,6 +64,11 @@ struct vp_run {
     vp_run_calls calls;      /* the launches and api analyses of the same pass */
     vp_cp_steps cps;         /* each step's critical-path verdict (--critical-path) */
     vp_origins origins;      /* where and when each trace was recorded */
+    vp_ops *roof;            /* the operators as vprof roofline reads them (vp_run_opts.roofline),
+                              * NULL: not read */
+    vp_step_range roof_steps;   /* roof's range, with --steps */
+    vp_roofline rl;          /* after vp_run_finish, when rl_built: roof's roofline */
+    int rl_built;
 };
 
 
@@ -86,6 +92,15 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
  * them, a PROF_*), and an SQLite export given as a file. */
 int vp_run_add_ascend_dir(vp_run *r, const char *path, const vp_run_opts *o, vp_error *err);
 int vp_run_add_db(vp_run *r, const char *path, long rank, const vp_run_opts *o, vp_error *err);
+
+/* runstats_roofline.c: the operators of the run's traces, read by the
+ * same pass (NULL from begin without vp_run_opts.roofline), the partial's
+ * part, and the roofline metrics at the finish. */
+vp_ops_file *vp_run_roof_begin(vp_run *r, const char *path, long position, const vp_run_opts *o);
+void vp_run_roof_save(const vp_run *r, vp_buf *b);
+void vp_run_roof_merge(vp_run *r, vp_rd *d, vp_error *err);
+void vp_run_roof_finish(vp_run *r);
+void vp_run_roof_free(vp_run *r);
 
 /* runstats_calls.c */
 void vp_run_calls_init(vp_run_calls *c);

@@ -9,6 +9,7 @@ typedef struct page {
     vp_table *const *tables;
     size_t n;
     const char *memory_svg;
+    const char *roofline_svg;
 } page;
 
 static const vp_table *find(const page *p, const char *name)
@@ -118,6 +119,11 @@ static const block KERNELS[] = {
      .more = "vprof kernels --by rank,class --include memcpy,memset,sync"},
 };
 
+/* vprof roofline's table, under its chart (section()). */
+static const block ROOFLINE[] = {
+    {.table = "roofline", .max_rows = ROWS, .more = "vprof roofline"},
+};
+
 /* An Ascend profile's operators as MindStudio Insight's Operator page
  * shows them: time per op type and per core type, and the statistics. */
 static const block OPERATORS[] = {
@@ -215,6 +221,7 @@ static const struct section {
     {id, title, needs, min_rows, or_any, b, sizeof b / sizeof *b}
     SECTION("overview", "Overview", "run", 0, NULL, OVERVIEW),
     SECTION("kernels", "Kernels", "top_kernels", 0, NULL, KERNELS),
+    SECTION("roofline", "Roofline", "roofline", 0, NULL, ROOFLINE),
     SECTION("operators", "Operators", "op_types", 0, NULL, OPERATORS),
     SECTION("distributed", "Distributed", "comm", 2, COLS("hccl_ops", "hccl_links"), DISTRIBUTED),
     SECTION("memory", "Memory", NULL, 0, NULL, MEMORY),
@@ -236,7 +243,7 @@ static int shown(const page *p, const struct section *s)
 }
 
 /* A section: its blocks; Memory's with the chart on top (memory_svg),
- * or a line saying why it is empty. */
+ * or a line saying why it is empty; Roofline's with its chart on top. */
 static void section(const page *p, const struct section *s)
 {
     int memory = s->blocks == MEMORY;
@@ -250,6 +257,14 @@ static void section(const page *p, const struct section *s)
         fputs(p->memory_svg, p->out);
         vp_html_figure_end(p->out);
     }
+    if (s->blocks == ROOFLINE && p->roofline_svg) {
+        vp_html_figure_begin(p->out, "Each operator and shape: achieved TFLOP/s against its "
+                                     "FLOP/Byte (log-log), the area by kernel time; the roofs: "
+                                     "the device's bandwidth up to the ridge point, then its "
+                                     "peak");
+        fputs(p->roofline_svg, p->out);
+        vp_html_figure_end(p->out);
+    }
     if (blocks(p, s->blocks, s->n) == 0 && memory && !p->memory_svg)
         vp_html_para(p->out, "The traces hold no [memory] events (profile_memory=True records "
                              "them); vprof report SNAPSHOT.pickle draws a memory snapshot.");
@@ -257,9 +272,9 @@ static void section(const page *p, const struct section *s)
 }
 
 int vp_report_page(FILE *out, const char *title, const char *subtitle, vp_table *const *tables,
-                   size_t n, const char *memory_svg)
+                   size_t n, const char *memory_svg, const char *roofline_svg)
 {
-    page p = {out, tables, n, memory_svg};
+    page p = {out, tables, n, memory_svg, roofline_svg};
     const char *ids[NSECTIONS], *titles[NSECTIONS];
     size_t nav = 0;
     for (size_t i = 0; i < NSECTIONS; i++)
