@@ -139,6 +139,7 @@ expect_stdout <<'END'
 Rule,Finding,Evidence,Suggestion
 no_comm,"no communication found in a run of 2 ranks: its exposed communication is unknown, not 0","distributedInfo says world_size 2; no kernel is communication by name, args or launching op; the longest it could not place: gemm_kernel (300 us), unknown_lib_kernel (60.0 us), my_custom_ar_kernel (50.0 us)",name the communication kernels (a library the rules of docs/classification.md do not know) to count them as communication
 idle,the GPU is idle for much of the run,GPU idle 28.3% of its span; 0 blocking syncs in the steps; 0.0% of the kernels ran shorter than their launch call,"the CPU does not keep the GPU fed: cut launch overhead (CUDA graphs, torch.compile), syncs and data-loading stalls"
+no_shapes,no Input Dims: how close the operators run to their roof is not known,no operator of the 1 trace file has Input Dims: the FLOPs and bytes of the operators' 540 us of GPU time are unknown,record with record_shapes=True (torch.profiler.profile) to see how close each operator runs to its roof (vprof roofline)
 END
 expect_stderr <<'END'
 END

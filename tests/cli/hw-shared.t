@@ -20,6 +20,11 @@ expect_stdout <<'END'
              capability 7.0: no BF16 tensor cores)
    try: use AMP with FP16 (autocast float16 and a gradient scaler): FP16 tensor-core GEMMs are
         several times faster than FP32 ones; this device has no BF16 tensor cores
+2. no Input Dims: how close the operators run to their roof is not known [no_shapes]
+   evidence: no operator of the 1 trace file has Input Dims: the FLOPs and bytes of the operators'
+             472 ms of GPU time are unknown
+   try: record with record_shapes=True (torch.profiler.profile) to see how close each operator runs
+        to its roof (vprof roofline)
 END
 
 case_ 'diff V100 -> A100: the runs table says what differs, and a warning'
