@@ -109,7 +109,8 @@ static int read_file(comm *c, const char *path)
                             .range = c->common.has_steps ? &c->common.steps : NULL,
                             .position = (long)(c->pos0 + c->m.nranks),
                             .rank = c->rank_override,
-                            .classes = c->common.classes};
+                            .classes = c->common.classes,
+                            .window = 1};   /* vp_origins_add */
     if (vp_gpu_pass_read(&p, path, &o, vp_comm_observe, &c->m, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);

@@ -103,7 +103,8 @@ static int read_file(stepsc *s, const char *path)
                             .range = s->common.has_steps ? &s->common.steps : NULL,
                             .position = (long)(s->pos0 + s->b.nfiles),
                             .rank = s->rank_override,
-                            .classes = s->common.classes};
+                            .classes = s->common.classes,
+                            .window = 1};   /* vp_origins_add */
     if (vp_gpu_pass_read(&p, path, &o, s->idle ? NULL : vp_breakdown_observe, &s->b, &err) != 0) {
         vp_error_print(&err);
         vp_gpu_pass_close(&p);

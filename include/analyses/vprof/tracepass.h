@@ -36,6 +36,10 @@ typedef struct vp_trace_pass_opts {
      * for the analyses that classify; NULL: the rules alone.  Mutable:
      * matching keeps a buffer in it. */
     struct vp_kclass_rules *classes;
+    /* Keep the earliest and latest ts (ts_first, ts_last) for the trace's
+     * origin (vprof/origin.h); 0: the pass does not look, so the commands
+     * that never judge origins pay nothing per event. */
+    int window;
 } vp_trace_pass_opts;
 
 typedef struct vp_trace_pass {

@@ -26,7 +26,7 @@ int vp_trace_pass_read(vp_trace_pass *p, const char *path, const vp_trace_pass_o
     p->ts_first = INT64_MAX;
     p->ts_last = INT64_MIN;
     while ((r = vp_trace_next(p->trace, &ev, err)) == 1) {
-        if (ev.has_ts && ev.ph != 'M') {   /* the run's window (vprof/origin.h) */
+        if (o->window && ev.has_ts && ev.ph != 'M') {   /* the run's window (vprof/origin.h) */
             if (ev.ts < p->ts_first)
                 p->ts_first = ev.ts;
             int64_t end = ev.has_dur && ev.dur > 0 ? ev.ts + ev.dur : ev.ts;

@@ -317,7 +317,8 @@ int vp_run_add_trace(vp_run *r, const char *path, long position, long rank,
     vp_gpu_pass p;
     vp_trace_pass_opts po = {.partial = o->partial, .no_progress = !o->progress,
                              .range = o->steps_given ? &o->steps : NULL,
-                             .position = position, .rank = rank, .classes = o->classes};
+                             .position = position, .rank = rank, .classes = o->classes,
+                             .window = 1};   /* vp_origins_add */
     if (o->critical_path)
         vp_cp_steps_begin(&r->cps);
     int rc = vp_gpu_pass_read(&p, path, &po, observe, &f, err);
